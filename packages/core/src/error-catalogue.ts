@@ -1,0 +1,94 @@
+/**
+ * The one error catalogue (DESIGN.md principle 4, contract §1). REST bodies, GraphQL
+ * `extensions.code`, the docs and the client SDK all read this table; `Record<ErrorCode, …>`
+ * makes a code without a status or message fail to compile.
+ */
+
+export const ERROR_CATALOGUE = {
+  HEADLESS_DISABLED: { status: 404, message: 'Not found.' },
+  FORM_NOT_FOUND: { status: 404, message: 'Form not found.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'Not found.' },
+  MANIFEST_NOT_EXPOSED: { status: 403, message: 'This form does not expose a manifest.' },
+  SUBMIT_NOT_ALLOWED: { status: 403, message: 'This form does not accept submissions here.' },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: 'Requests from this origin are not allowed.' },
+  CSRF_INVALID: { status: 400, message: 'The CSRF token is missing or invalid.' },
+  INTENT_UNSUPPORTED: {
+    status: 400,
+    message: 'intent must be one of submit, next, back, validate, saveDraft.',
+  },
+  PAYLOAD_INVALID: { status: 400, message: 'The request body is not valid.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  MEDIA_TYPE_UNSUPPORTED: {
+    status: 415,
+    message: 'Send application/json or multipart/form-data.',
+  },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed.' },
+  PROFILE_NOT_FOUND: { status: 400, message: 'Profile not found.' },
+  PROFILE_PROPERTY_INVALID: { status: 400, message: 'A profile property is missing or invalid.' },
+  AUTH_REQUIRED: { status: 401, message: 'Authentication is required.' },
+  PROFILE_FORBIDDEN: { status: 403, message: 'This profile does not allow the request.' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests; try again later.' },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'This idempotency key was used with a different request.',
+  },
+  PAYMENT_NOT_OWNED: {
+    status: 403,
+    message: "The payment does not belong to this form's payment field.",
+  },
+  PAYMENT_UNVERIFIED: { status: 403, message: 'The payment could not be verified.' },
+  FILE_NOT_FOUND: { status: 404, message: 'File not found.' },
+  FILE_REJECTED: { status: 400, message: 'The file was rejected.' },
+  NOT_IMPLEMENTED: { status: 501, message: 'This is not available yet.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable.' },
+  INTERNAL: { status: 500, message: 'Something went wrong on our side.' },
+} as const satisfies Record<string, { readonly status: number; readonly message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** HTTP status of a code; typed so that every code must have one. */
+export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = Object.fromEntries(
+  Object.entries(ERROR_CATALOGUE).map(([code, entry]) => [code, entry.status]),
+) as Record<ErrorCode, number>;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CATALOGUE, value);
+}
+
+/** The refusal body of contract §1. */
+export interface ErrorBody {
+  readonly success: false;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly errors?: unknown;
+}
+
+/**
+ * An expected refusal. Services throw it; transports map it (REST body, GraphQL extensions).
+ * `message` is for people and must never carry internals.
+ */
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    options: { details?: unknown; headers?: Record<string, string> } = {},
+  ) {
+    super(message ?? ERROR_CATALOGUE[code].message);
+    this.name = 'SvcError';
+    this.code = code;
+    this.status = ERROR_CATALOGUE[code].status;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ErrorBody {
+    return this.details === undefined
+      ? { success: false, code: this.code, message: this.message }
+      : { success: false, code: this.code, message: this.message, errors: this.details };
+  }
+}

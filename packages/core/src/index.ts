@@ -1,0 +1,4 @@
+export * from './form-model.js';
+export * from './error-catalogue.js';
+export * from './field-registry.js';
+export * from './rules-engine.js';

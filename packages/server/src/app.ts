@@ -1,0 +1,103 @@
+/**
+ * Composition root: config -> adapters -> services -> fastify instance. Nothing else constructs
+ * adapters, so tests build the same app with other config and get the real thing.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import { SvcError } from '@svc/core';
+import type { Config } from './config/config-schema.js';
+import { createDatabase, type DatabaseHandle } from './storage/database-factory.js';
+import { migrateToLatest } from './storage/migration-runner.js';
+import { createFormRegistry } from './forms/form-registry.js';
+import { createManifestCache } from './forms/manifest-builder.js';
+import { manifestRoutes } from './forms/manifest-routes.js';
+import { createCsrfTokens } from './security/csrf-tokens.js';
+import { csrfRoutes } from './security/csrf-routes.js';
+import { createSpamFieldNames } from './security/spam-fields.js';
+import { createStateTokens } from './submissions/state-token.js';
+import { submitRoutes } from './submissions/submit-routes.js';
+import { registerErrorBoundary } from './http/error-boundary.js';
+import { createCorsPolicies, preflightHandler, registerCorsHooks } from './http/cors-hooks.js';
+import type { AppContext } from './http/app-context.js';
+
+export interface BuildAppOptions {
+  /** Pino options or false; tests pass false. */
+  readonly logger?: boolean | Record<string, unknown>;
+  readonly now?: () => Date;
+  /** Reuse an open database (tests sharing one PostgreSQL database). */
+  readonly database?: DatabaseHandle;
+}
+
+export interface SvcApp {
+  readonly app: FastifyInstance;
+  readonly context: AppContext;
+  close(): Promise<void>;
+}
+
+const CORS_PATHS = ['/svc/api/forms/:handle/manifest', '/svc/api/forms/:handle/submit', '/svc/tokens'] as const;
+
+export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<SvcApp> {
+  const now = options.now ?? (() => new Date());
+  const secret = config.secret as string;
+  const database = options.database ?? createDatabase({ url: config.database.url, dataDir: config.dataDir, poolSize: config.database.poolSize });
+  const ownsDatabase = !options.database;
+  try {
+    await migrateToLatest(database);
+    const forms = await createFormRegistry({ db: database.db, dir: config.forms.dir, now });
+    const app = Fastify({
+      logger: options.logger ?? { level: config.log.level },
+      bodyLimit: config.server.bodyLimitKB * 1024,
+      trustProxy: config.server.trustProxy,
+      genReqId: () => randomUUID(),
+      requestIdHeader: false,
+      onProtoPoisoning: 'error',
+      onConstructorPoisoning: 'error',
+      return503OnClosing: true,
+    });
+    const csrf = config.csrf.enabled ? createCsrfTokens(secret, config.csrf.ttlMinutes) : null;
+    const spamFields = createSpamFieldNames(secret);
+    const cors = createCorsPolicies(config);
+    const context: AppContext = {
+      config,
+      database,
+      forms,
+      manifests: createManifestCache({ csrfEnabled: csrf !== null, spamFields }, now),
+      submit: { db: database.db, csrf, stateTokens: createStateTokens(secret), spamFields, now },
+      csrf,
+      cors,
+      log: app.log,
+    };
+
+    await app.register(cookie);
+    registerErrorBoundary(app, () => !config.headless.enabled);
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('X-Request-Id', request.id);
+    });
+    // interface.md §7: with headless off, every headless route answers 404.
+    app.addHook('onRequest', async (request) => {
+      if (!config.headless.enabled && request.routeOptions.config.cors !== undefined) throw new SvcError('HEADLESS_DISABLED');
+    });
+    registerCorsHooks(app, cors);
+    for (const path of CORS_PATHS) {
+      const scope = path === '/svc/tokens' ? 'all' : 'form';
+      app.options(path, { config: { cors: scope } }, preflightHandler(cors));
+    }
+    await manifestRoutes(app, context);
+    await submitRoutes(app, context);
+    await csrfRoutes(app, context);
+    app.get('/health', async () => ({ status: 'ok' }));
+    await app.ready();
+    return {
+      app,
+      context,
+      async close() {
+        await app.close();
+        if (ownsDatabase) await database.close();
+      },
+    };
+  } catch (error) {
+    if (ownsDatabase) await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,16 @@
+/** `svc forms check [dir]`: the same validation the server runs at boot, every problem at once. */
+import { formatDefinitionProblems, loadFormDefinitions } from '../forms/definition-loader.js';
+import { loadConfig } from '../config/config-loader.js';
+import type { CommandOptions } from './command-options.js';
+
+export async function runFormsCheck(options: CommandOptions & { readonly dir: string | undefined }): Promise<number> {
+  // A directory given on the command line needs no config (and so no secret).
+  const dir = options.dir ?? loadConfig({ file: options.configFile, demo: options.demo, env: { ...process.env, NODE_ENV: 'development' } }).forms.dir;
+  const { definitions, problems } = await loadFormDefinitions(dir);
+  if (problems.length > 0) {
+    process.stderr.write(`${formatDefinitionProblems(problems)}\n${problems.length} problem(s) in ${dir}\n`);
+    return 1;
+  }
+  process.stdout.write(`${definitions.length} form(s) OK in ${dir}: ${definitions.map((d) => d.definition.handle).join(', ')}\n`);
+  return 0;
+}

@@ -1,0 +1,35 @@
+/** `svc serve`: boot, listen, print what a newcomer needs, and shut down cleanly on signals. */
+import { buildApp } from '../app.js';
+import { describeDatabase } from '../storage/database-factory.js';
+import { commandConfig, type CommandOptions } from './command-options.js';
+
+export async function runServe(options: CommandOptions): Promise<number> {
+  const config = commandConfig(options);
+  const svc = await buildApp(config);
+  const { port, host } = config.server;
+  await svc.app.listen({ port, host });
+  const address = svc.app.server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const base = config.server.publicUrl?.replace(/\/$/, '') ?? `http://localhost:${actualPort}`;
+  const db = describeDatabase({ url: config.database.url, dataDir: config.dataDir });
+  const lines = [
+    '',
+    `svc is running at ${base}${config.demo ? ' (demo)' : ''}`,
+    `  database: ${db.dialect} ${db.location}`,
+    `  forms:    ${config.forms.dir}`,
+    `  CSRF token: GET ${base}/svc/tokens`,
+  ];
+  for (const form of svc.context.forms.list()) {
+    const switches = config.headless.forms[form.handle];
+    const flags = [switches?.exposeManifest ? 'manifest' : null, switches?.allowSubmit ? 'submit' : null].filter(Boolean);
+    lines.push(`  ${form.handle.padEnd(14)} ${base}/svc/api/forms/${form.handle}/manifest  [${flags.join(', ') || 'not exposed'}]`);
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+  const stop = (signal: string) => {
+    svc.app.log.info({ signal }, 'shutting down');
+    void svc.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  return 0;
+}

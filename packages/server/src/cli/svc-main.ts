@@ -1,0 +1,53 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * The `svc` command: `svc serve`, `svc migrate`, `svc forms check [dir]`. Each subcommand lives in
+ * its own file; this one only dispatches and turns known boot errors into readable reports.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../config/config-loader.js';
+import { FormDefinitionError } from '../forms/definition-loader.js';
+import { runServe } from './serve-command.js';
+import { runMigrate } from './migrate-command.js';
+import { runFormsCheck } from './forms-check-command.js';
+
+const USAGE = `Usage: svc <command> [options]
+
+Commands:
+  serve [--config FILE] [--demo]   start the service (--demo: example forms, generated secret)
+  migrate [--config FILE]          apply database migrations and exit
+  forms check [DIR] [--config FILE] validate form definitions; every problem is listed
+
+Config: --config FILE, else SVC_CONFIG, else ./svc.config.yaml when present; SVC_* variables override keys.`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: { config: { type: 'string' }, demo: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  const common = { configFile: values.config, demo: values.demo ?? false };
+  if (command === 'serve') return runServe(common);
+  if (command === 'migrate') return runMigrate(common);
+  if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
+  process.stderr.write(`Unknown command: ${positionals.join(' ')}\n\n${USAGE}\n`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof FormDefinitionError) {
+      process.stderr.write(`${error.message}\n`);
+    } else {
+      process.stderr.write(`svc: ${(error as Error).stack ?? String(error)}\n`);
+    }
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,115 @@
+/**
+ * Loads the configuration once at boot: file (YAML or JSON) -> SVC_* overrides -> defaults ->
+ * validation. Every problem is collected and reported together, then the result is frozen.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { ConfigSchema, type Config } from './config-schema.js';
+import { applyEnvOverrides } from './config-env.js';
+import { createAjv } from '../http/ajv-factory.js';
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Config file; null for none. Defaults to SVC_CONFIG, then ./svc.config.yaml when present. */
+  readonly file?: string | null;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The demo (`npm start`): example config and a generated secret are fine. */
+  readonly demo?: boolean;
+  /** Values merged over the file before env overrides (tests, embedding). */
+  readonly values?: Record<string, unknown>;
+}
+
+const validate = createAjv({ useDefaults: true, coerceTypes: true }).compile(ConfigSchema);
+
+function readConfigFile(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError([`cannot read config file ${file}`]);
+  }
+  let parsed: unknown;
+  try {
+    parsed = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ConfigError([`${file}: ${(error as Error).message.split('\n')[0]}`]);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError([`${file}: the config must be a mapping of keys`]);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const prev = out[key];
+    out[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && prev && typeof prev === 'object' && !Array.isArray(prev)
+        ? deepMerge(prev as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return out;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** A development or demo secret: generated once and kept in the data directory. */
+function developmentSecret(dataDir: string): string {
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const demo = options.demo ?? false;
+  const defaultFile = demo ? 'examples/svc.config.yaml' : existsSync('svc.config.yaml') ? 'svc.config.yaml' : null;
+  const file = options.file === undefined ? (env.SVC_CONFIG ?? defaultFile) : options.file;
+  let raw = file ? readConfigFile(file) : {};
+  if (options.values) raw = deepMerge(raw, options.values);
+  const { config, problems: envProblems } = applyEnvOverrides(raw, env);
+  const problems = envProblems.map((p) => `${p.path}: ${p.message}`);
+  if (!validate(config)) {
+    for (const error of validate.errors ?? []) {
+      const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(root)';
+      const extra =
+        error.keyword === 'additionalProperties'
+          ? ` (${(error.params as { additionalProperty: string }).additionalProperty})`
+          : '';
+      const allowed =
+        error.keyword === 'enum' ? `: ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}` : '';
+      problems.push(`${path}: ${error.message ?? 'is invalid'}${extra}${allowed}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const typed = config as unknown as Config & { secret: string | null; demo: boolean };
+  typed.dataDir = resolve(typed.dataDir);
+  typed.forms.dir = resolve(typed.forms.dir);
+  if (typed.secret === null) {
+    if (demo || env.NODE_ENV === 'development') typed.secret = developmentSecret(typed.dataDir);
+    else throw new ConfigError(['secret: required (set SVC_SECRET or SVC_SECRET_FILE; at least 32 characters)']);
+  }
+  typed.demo = demo;
+  return deepFreeze(typed);
+}

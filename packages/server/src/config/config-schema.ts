@@ -1,0 +1,154 @@
+/**
+ * The configuration schema: one TypeBox tree that is both the JSON Schema ajv validates at boot
+ * and the static `Config` type the rest of the server reads (DESIGN.md principle 5). Every key has
+ * a description; the README's config reference is written from these.
+ */
+import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
+
+/** A string enum that ajv reports as one clear `must be equal to one of the allowed values`. */
+function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+const OriginList = Type.Array(Type.String({ minLength: 1 }), {
+  default: [],
+  description: 'Origins such as https://app.example.com; `*` inside the host stands for DNS labels (contract §6).',
+});
+
+const HeadlessForm = Type.Object(
+  {
+    exposeManifest: Type.Boolean({ default: false, description: 'Allow GET of the manifest.' }),
+    allowSubmit: Type.Boolean({ default: false, description: 'Allow POST submit (and uploads).' }),
+    allowedOrigins: Type.Array(Type.String({ minLength: 1 }), {
+      default: [],
+      description: 'Origins added to headless.allowedOrigins for this form.',
+    }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const Status = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1 }),
+    handle: Type.String({ pattern: '^[a-z][a-z0-9-]*$' }),
+    name: Type.String({ minLength: 1 }),
+    color: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfigSchema = Type.Object(
+  {
+    server: Type.Object(
+      {
+        host: Type.String({ default: '0.0.0.0', description: 'Interface to listen on.' }),
+        port: Type.Integer({
+          minimum: 0,
+          maximum: 65535,
+          default: 3000,
+          description: 'Port to listen on; the PORT environment variable overrides it.',
+        }),
+        publicUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+          default: null,
+          description:
+            "The service's own origin as browsers see it (https://forms.example.com); same-origin requests from it are always allowed. Defaults to http://localhost:<port>.",
+        }),
+        trustProxy: Type.Boolean({
+          default: false,
+          description: 'Trust X-Forwarded-* headers (set when behind a reverse proxy).',
+        }),
+        bodyLimitKB: Type.Integer({
+          minimum: 1,
+          maximum: 1024 * 1024,
+          default: 256,
+          description: 'Largest JSON or form-encoded body accepted, in KiB (413 PAYLOAD_TOO_LARGE above).',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    secret: Type.Union([Type.String({ minLength: 32 }), Type.Null()], {
+      default: null,
+      description:
+        'Server secret (≥ 32 chars) for CSRF, state tokens and signatures; use SVC_SECRET_FILE for a file. Required unless NODE_ENV=development or --demo.',
+    }),
+    dataDir: Type.String({
+      default: './data',
+      description: 'Directory for the embedded database, generated secret and local files.',
+    }),
+    database: Type.Object(
+      {
+        url: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+          default: null,
+          description:
+            'postgres://user@host/db for PostgreSQL, sqlite:<path> for SQLite; null = SQLite at <dataDir>/svc.db.',
+        }),
+        poolSize: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'PostgreSQL pool size.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    forms: Type.Object(
+      {
+        dir: Type.String({ default: './forms', description: 'Directory of form definition files (YAML or JSON).' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    headless: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Master switch; false makes every headless route 404.' }),
+        allowedOrigins: OriginList,
+        forms: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9-]*$' }), HeadlessForm, {
+          default: {},
+          description: 'Per form handle: exposeManifest, allowSubmit, allowedOrigins.',
+        }),
+        profiles: Type.Record(Type.String(), Type.Unknown(), {
+          default: {},
+          description: 'Named profiles (contract §9); explicit entries only.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    csrf: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Require a CSRF token on submits.' }),
+        cookieName: Type.String({ default: 'svc_csrf', pattern: '^[A-Za-z0-9_-]+$' }),
+        sameSite: StringEnum(['lax', 'strict', 'none'], {
+          default: 'lax',
+          description:
+            'SameSite of the CSRF cookie; `none` (always Secure) is needed for a front end on another site that is not proxied.',
+        }),
+        ttlMinutes: Type.Integer({ minimum: 1, default: 1440, description: 'Lifetime of a CSRF token.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    submissions: Type.Object(
+      {
+        statuses: Type.Array(Status, {
+          minItems: 1,
+          default: [
+            { id: 1, handle: 'open', name: 'Open', color: '#16a34a' },
+            { id: 2, handle: 'pending', name: 'Pending', color: '#ca8a04' },
+            { id: 3, handle: 'closed', name: 'Closed', color: '#4b5563' },
+          ],
+          description: 'Statuses a submission can have; a form names its default by handle.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    log: Type.Object(
+      {
+        level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema> & {
+  /** Set by the loader: true when running the demo (`svc serve --demo`). */
+  readonly demo: boolean;
+};
+export type HeadlessFormConfig = Static<typeof HeadlessForm>;

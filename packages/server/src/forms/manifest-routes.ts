@@ -1,0 +1,27 @@
+/** GET /svc/api/forms/{handle}/manifest (interface.md §4.1, contract §2). */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../http/app-context.js';
+import { resolveHeadlessForm } from '../http/form-access.js';
+import { MANIFEST_MAX_AGE } from './manifest-builder.js';
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+export async function manifestRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get<{ Params: { handle: string } }>(
+    '/svc/api/forms/:handle/manifest',
+    { config: { cors: 'form' } },
+    async (request, reply) => {
+      const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
+      const manifest = ctx.manifests.get(form);
+      reply.header('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE}`).header('ETag', manifest.etag);
+      if (matchesEtag(request.headers['if-none-match'], manifest.etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(manifest.body);
+    },
+  );
+}

@@ -1,0 +1,20 @@
+/** What route plugins receive from the composition root: services and adapters, never globals. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/config-schema.js';
+import type { DatabaseHandle } from '../storage/database-factory.js';
+import type { FormRegistry } from '../forms/form-registry.js';
+import type { ManifestCache } from '../forms/manifest-builder.js';
+import type { SubmitServices } from '../submissions/submit-pipeline.js';
+import type { CsrfTokens } from '../security/csrf-tokens.js';
+import type { CorsPolicies } from './cors-hooks.js';
+
+export interface AppContext {
+  readonly config: Config;
+  readonly database: DatabaseHandle;
+  readonly forms: FormRegistry;
+  readonly manifests: ManifestCache;
+  readonly submit: SubmitServices;
+  readonly csrf: CsrfTokens | null;
+  readonly cors: CorsPolicies;
+  readonly log: FastifyBaseLogger;
+}

@@ -1,0 +1,105 @@
+/**
+ * CORS for the headless routes (contract §6). Each route declares which allow-list applies
+ * (`config.cors`): the form's (global ∪ form), the union of all lists (`/svc/tokens`), or the
+ * global list. Allowed origins get credentialed CORS headers; cross-origin state-changing requests
+ * and preflights from other origins get 403 ORIGIN_NOT_ALLOWED; GETs simply get no CORS headers.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SvcError } from '@svc/core';
+import { createOriginPolicy, type OriginPolicy } from '../security/origin-policy.js';
+import type { Config } from '../config/config-schema.js';
+
+export type CorsScope = 'form' | 'all' | 'global';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    cors?: CorsScope;
+  }
+}
+
+const ALLOWED_HEADERS = ['Content-Type', 'X-CSRF-Token', 'X-Svc-Upload-Token', 'Idempotency-Key', 'Authorization', 'Cache-Control'];
+const ALLOWED_HEADER_SET = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
+
+export interface CorsPolicies {
+  forRequest(request: FastifyRequest): OriginPolicy;
+  isSameOrigin(request: FastifyRequest, origin: string): boolean;
+}
+
+export function createCorsPolicies(config: Config): CorsPolicies {
+  const global = config.headless.allowedOrigins;
+  const perForm = new Map(
+    Object.entries(config.headless.forms).map(([handle, form]) => [handle, createOriginPolicy([...global, ...form.allowedOrigins])]),
+  );
+  const globalPolicy = createOriginPolicy(global);
+  const profileLists = Object.values(config.headless.profiles).flatMap((p) =>
+    Array.isArray((p as { allowedOrigins?: unknown }).allowedOrigins) ? ((p as { allowedOrigins: string[] }).allowedOrigins) : [],
+  );
+  const union = createOriginPolicy([...global, ...Object.values(config.headless.forms).flatMap((f) => f.allowedOrigins), ...profileLists]);
+  const publicOrigin = config.server.publicUrl ? new URL(config.server.publicUrl).origin.toLowerCase() : null;
+  return {
+    forRequest(request) {
+      const scope = request.routeOptions.config.cors ?? 'global';
+      if (scope === 'all') return union;
+      if (scope === 'form') {
+        const handle = (request.params as { handle?: string }).handle ?? '';
+        return perForm.get(handle) ?? globalPolicy;
+      }
+      return globalPolicy;
+    },
+    isSameOrigin(request, origin) {
+      const self = publicOrigin ?? `${request.protocol}://${request.host}`.toLowerCase();
+      return origin.toLowerCase() === self;
+    },
+  };
+}
+
+function applyAllowHeaders(reply: FastifyReply, origin: string, verdict: 'credentialed' | 'anonymous'): void {
+  if (verdict === 'credentialed') {
+    reply.header('Access-Control-Allow-Origin', origin);
+    reply.header('Access-Control-Allow-Credentials', 'true');
+  } else {
+    reply.header('Access-Control-Allow-Origin', '*');
+  }
+}
+
+export function registerCorsHooks(app: FastifyInstance, policies: CorsPolicies): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.cors === undefined) return;
+    reply.header('Vary', 'Origin');
+    const origin = request.headers.origin;
+    if (!origin || policies.isSameOrigin(request, origin)) return;
+    const verdict = policies.forRequest(request).check(origin);
+    if (verdict) {
+      applyAllowHeaders(reply, origin, verdict);
+      reply.header('Access-Control-Expose-Headers', 'ETag, Retry-After, X-Request-Id');
+      return;
+    }
+    const safe = request.method === 'GET' || request.method === 'HEAD';
+    if (!safe) throw new SvcError('ORIGIN_NOT_ALLOWED');
+  });
+}
+
+/** The OPTIONS handler for a CORS route: 204 for an allowed preflight, 403 otherwise. */
+export function preflightHandler(policies: CorsPolicies) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin;
+    reply.header('Vary', 'Origin');
+    if (!origin || !request.headers['access-control-request-method']) {
+      return reply.code(204).header('Allow', 'GET, POST, OPTIONS').send();
+    }
+    const verdict = policies.isSameOrigin(request, origin) ? 'credentialed' : policies.forRequest(request).check(origin);
+    if (!verdict) throw new SvcError('ORIGIN_NOT_ALLOWED');
+    applyAllowHeaders(reply, origin, verdict);
+    const requested = String(request.headers['access-control-request-headers'] ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter((h) => h !== '');
+    const granted = requested.filter((h) => ALLOWED_HEADER_SET.has(h.toLowerCase()));
+    return reply
+      .code(204)
+      .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
+      .header('Access-Control-Allow-Headers', (granted.length > 0 ? granted : ALLOWED_HEADERS).join(', '))
+      .header('Access-Control-Max-Age', '600')
+      .send();
+  };
+}

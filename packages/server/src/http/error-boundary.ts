@@ -1,0 +1,44 @@
+/**
+ * Every refusal leaves through here (contract §1): a catalogue code and a human message. Fastify's
+ * own 4xx errors (bad JSON, body too large, unsupported type) are mapped onto the catalogue;
+ * anything else is a 500 INTERNAL with the request id, logged in full but never sent.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CATALOGUE, SvcError, type ErrorCode } from '@svc/core';
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'MEDIA_TYPE_UNSUPPORTED';
+  if (status === 404) return 'ROUTE_NOT_FOUND';
+  if (status === 405) return 'METHOD_NOT_ALLOWED';
+  if (status === 429) return 'RATE_LIMITED';
+  return 'PAYLOAD_INVALID';
+}
+
+export function sendError(reply: FastifyReply, error: SvcError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
+}
+
+/** Turn any thrown value into the SvcError that describes it to a client. */
+export function toSvcError(error: unknown, request: FastifyRequest): SvcError {
+  if (error instanceof SvcError) return error;
+  const status = (error as FastifyError | undefined)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const code = codeForStatus(status);
+    // Parser details stay in the log; the client learns which rule its body broke.
+    const jsonProblem = error instanceof SyntaxError || (error as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY';
+    const message = code === 'PAYLOAD_INVALID' && jsonProblem ? 'The body is not valid JSON.' : ERROR_CATALOGUE[code].message;
+    return new SvcError(code, message);
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return new SvcError('INTERNAL', `${ERROR_CATALOGUE.INTERNAL.message} (request ${request.id})`);
+}
+
+export function registerErrorBoundary(app: FastifyInstance, isHeadlessDisabled: () => boolean): void {
+  app.setErrorHandler((error, request, reply) => sendError(reply, toSvcError(error, request)));
+  app.setNotFoundHandler((request, reply) => {
+    const headlessPath = request.url.startsWith('/svc/api/') || request.url.startsWith('/svc/tokens');
+    return sendError(reply, new SvcError(headlessPath && isHeadlessDisabled() ? 'HEADLESS_DISABLED' : 'ROUTE_NOT_FOUND'));
+  });
+}

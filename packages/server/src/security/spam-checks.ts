@@ -1,0 +1,32 @@
+/**
+ * Spam signals read from the submit `meta` (interface.md §5.5). They are weak on their own against
+ * direct API callers, which is why a hit is stored flagged by default (contract §4
+ * `simulate_success`) rather than refused: a bot learns nothing about what gave it away.
+ */
+import type { Form } from '@svc/core';
+import type { SubmitMeta } from '../submissions/submit-request.js';
+import type { SpamFieldNames } from './spam-fields.js';
+import { safeEqual } from './token-crypto.js';
+
+export type SpamReason = 'honeypot' | 'javascript_test';
+
+export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames): SpamReason[] {
+  const reasons: SpamReason[] = [];
+  const { spam } = form.settings;
+  if (spam.honeypot) {
+    const honeypot = meta.honeypot;
+    // Absent, renamed or filled in: a real client copies the manifest's name and leaves it empty.
+    if (!honeypot || honeypot.name !== names.honeypotName(form) || honeypot.value !== '') reasons.push('honeypot');
+  }
+  if (spam.javascriptTest) {
+    const test = meta.javascriptTest;
+    if (
+      !test ||
+      test.name !== names.javascriptTestName(form) ||
+      !safeEqual(test.value, names.javascriptTestValue(form))
+    ) {
+      reasons.push('javascript_test');
+    }
+  }
+  return reasons;
+}

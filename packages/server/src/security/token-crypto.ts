@@ -1,0 +1,69 @@
+/**
+ * The crypto every token in svc is built from (node:crypto only): HKDF-derived purpose keys,
+ * HMAC signatures, AES-256-GCM sealed JSON, constant-time comparison, and random tokens.
+ */
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A 32-byte key for one purpose, so a leak of one token kind says nothing about another. */
+export function deriveKey(secret: string, purpose: string, salt = ''): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, salt, `svc:${purpose}`, 32));
+}
+
+export function hmac(key: Buffer, data: string): string {
+  return createHmac('sha256', key).update(data).digest('base64url');
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** `bytes` random bytes as base64url (16 bytes = 128 bits -> 22 chars). */
+export function randomToken(bytes = 16): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` characters from [A-Za-z0-9] without modulo bias (5.95 bits each). */
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 62 * 4: bytes above it would skew the distribution.
+      if (byte < 248 && out.length < length) out += ALPHANUMERIC[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Authenticated encryption of a JSON value: base64url(iv | tag | ciphertext). */
+export function sealJson(key: Buffer, value: unknown, aad = ''): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(aad));
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The sealed value, or null when the token is malformed, tampered with or sealed under another key. */
+export function openJson(key: Buffer, token: string, aad = ''): unknown {
+  if (typeof token !== 'string' || token.length < 40 || token.length > 64_000 || !/^[A-Za-z0-9_-]+$/.test(token)) {
+    return null;
+  }
+  const raw = Buffer.from(token, 'base64url');
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(aad));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Builds the Kysely instance for the configured database: SQLite (better-sqlite3, WAL) by default,
+ * PostgreSQL when `database.url` is a postgres URL. Dialect differences stop here and in
+ * `dialect-sql.ts`.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './database-schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  readonly url: string | null;
+  readonly dataDir: string;
+  readonly poolSize?: number;
+}
+
+export function describeDatabase(options: DatabaseOptions): { dialect: DialectName; location: string } {
+  const url = options.url;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const parsed = new URL(url);
+    // Never echo a password: only host and database name.
+    return { dialect: 'postgres', location: `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}` };
+  }
+  const file = url ? url.replace(/^sqlite:/, '') : join(options.dataDir, 'svc.db');
+  return { dialect: 'sqlite', location: file === ':memory:' ? file : resolve(file) };
+}
+
+export function createDatabase(options: DatabaseOptions): DatabaseHandle {
+  const { dialect, location } = describeDatabase(options);
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: options.url as string, max: options.poolSize ?? 10 });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect, close: () => db.destroy() };
+  }
+  if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
+  const sqlite = new SqliteDatabase(location);
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL under WAL is durable across application crashes; only an OS crash can lose the last
+  // transactions, the documented SQLite trade-off for WAL mode.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect, close: () => db.destroy() };
+}

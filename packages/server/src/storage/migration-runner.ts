@@ -1,0 +1,37 @@
+/**
+ * Applies the append-only migrations (named `YYYYMMDDHHMM-verb-noun.ts`) with Kysely's Migrator,
+ * which takes a lock so several instances booting at once migrate exactly once.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { DatabaseHandle, DialectName } from './database-factory.js';
+import * as createCoreTables from './migrations/202611220900-create-core-tables.js';
+
+interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+}
+
+/** In order; a new migration is appended here and never edited once released. */
+const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
+  '202611220900-create-core-tables': createCoreTables,
+};
+
+class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, this.dialect) }]),
+    );
+  }
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<readonly string[]> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: new StaticMigrationProvider(handle.dialect),
+    migrationTableName: 'svc_migrations',
+    migrationLockTableName: 'svc_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error('Migration failed');
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

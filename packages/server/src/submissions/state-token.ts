@@ -1,0 +1,55 @@
+/**
+ * Multi-page state (contract §4): AES-256-GCM under a key derived from the server secret and the
+ * form uid, so a token is useless for another form, can't be read or altered by the client, and
+ * any instance can open it. Lifetime 30 minutes.
+ */
+import { deriveKey, openJson, sealJson } from '../security/token-crypto.js';
+
+export const STATE_TOKEN_TTL_MS = 30 * 60_000;
+
+export interface MultiPageState {
+  readonly formUid: string;
+  readonly pageIndex: number;
+  readonly pageHistory: readonly number[];
+  /** Raw values of earlier pages as they were posted (re-normalised on every step). */
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly issuedAt: number;
+}
+
+export interface StateTokens {
+  seal(state: MultiPageState): string;
+  /** The state, or null when tampered, for another form, or expired. */
+  open(token: string, formUid: string, now: number): MultiPageState | null;
+}
+
+function isState(value: unknown): value is MultiPageState {
+  const v = value as MultiPageState;
+  return (
+    typeof v === 'object' && v !== null &&
+    typeof v.formUid === 'string' && Number.isInteger(v.pageIndex) && v.pageIndex >= 0 &&
+    Array.isArray(v.pageHistory) && v.pageHistory.every((n) => Number.isInteger(n)) &&
+    typeof v.values === 'object' && v.values !== null && !Array.isArray(v.values) &&
+    typeof v.issuedAt === 'number'
+  );
+}
+
+export function createStateTokens(secret: string): StateTokens {
+  const keys = new Map<string, Buffer>();
+  const keyFor = (formUid: string) => {
+    let key = keys.get(formUid);
+    if (!key) {
+      key = deriveKey(secret, 'state', formUid);
+      keys.set(formUid, key);
+    }
+    return key;
+  };
+  return {
+    seal: (state) => sealJson(keyFor(state.formUid), state, state.formUid),
+    open(token, formUid, now) {
+      const state = openJson(keyFor(formUid), token, formUid);
+      if (!isState(state) || state.formUid !== formUid) return null;
+      if (now - state.issuedAt > STATE_TOKEN_TTL_MS || state.issuedAt > now + 60_000) return null;
+      return state;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/** Stored submissions (DESIGN.md principle 7: typed Kysely, no dialect branches here). */
+import type { Kysely, Transaction } from 'kysely';
+import type { Values } from '@svc/core';
+import type { Database } from '../storage/database-schema.js';
+
+export interface NewSubmission {
+  readonly uid: string;
+  readonly formId: number;
+  readonly tokenHash: string;
+  readonly title: string;
+  readonly status: string;
+  readonly isSpam: boolean;
+  readonly spamReasons: readonly string[];
+  readonly ip: string | null;
+  readonly values: Values;
+  readonly createdAt: string;
+}
+
+export interface StoredSubmission extends NewSubmission {
+  readonly id: number;
+  readonly finished: boolean;
+  readonly updatedAt: string;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export async function insertSubmission(db: Db, row: NewSubmission): Promise<number> {
+  const inserted = await db
+    .insertInto('svc_submissions')
+    .values({
+      uid: row.uid,
+      form_id: row.formId,
+      token_hash: row.tokenHash,
+      title: row.title,
+      status: row.status,
+      is_spam: row.isSpam ? 1 : 0,
+      spam_reasons: JSON.stringify(row.spamReasons),
+      ip: row.ip,
+      values: JSON.stringify(row.values),
+      finished: 1,
+      created_at: row.createdAt,
+      updated_at: row.createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export async function findSubmission(db: Db, id: number): Promise<StoredSubmission | undefined> {
+  const row = await db.selectFrom('svc_submissions').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    uid: row.uid,
+    formId: row.form_id,
+    tokenHash: row.token_hash,
+    title: row.title,
+    status: row.status,
+    isSpam: row.is_spam === 1,
+    spamReasons: JSON.parse(row.spam_reasons) as string[],
+    ip: row.ip,
+    values: JSON.parse(row.values) as Values,
+    finished: row.finished === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function countSubmissions(db: Db, formId: number): Promise<number> {
+  const row = await db
+    .selectFrom('svc_submissions')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('form_id', '=', formId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

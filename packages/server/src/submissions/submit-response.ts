@@ -1,0 +1,80 @@
+/** The submit object of contract §4 and its HTTP statuses, built in one place. */
+
+export type SubmitStatus =
+  | 'submitted'
+  | 'page_valid'
+  | 'validated'
+  | 'validation_failed'
+  | 'draft_saved'
+  | 'context_invalid'
+  | 'context_required'
+  | 'spam_rejected'
+  | 'captcha_failed'
+  | 'limit_reached';
+
+const OUTCOMES: Readonly<Record<SubmitStatus, { success: boolean; complete: boolean; http: number }>> = {
+  submitted: { success: true, complete: true, http: 200 },
+  page_valid: { success: true, complete: false, http: 200 },
+  validated: { success: true, complete: false, http: 200 },
+  validation_failed: { success: false, complete: false, http: 422 },
+  draft_saved: { success: true, complete: false, http: 200 },
+  context_invalid: { success: false, complete: false, http: 422 },
+  context_required: { success: false, complete: false, http: 422 },
+  spam_rejected: { success: false, complete: false, http: 422 },
+  captcha_failed: { success: false, complete: false, http: 422 },
+  limit_reached: { success: false, complete: false, http: 429 },
+};
+
+export interface SubmitBody {
+  readonly success: boolean;
+  readonly status: SubmitStatus;
+  readonly complete: boolean;
+  readonly submission: { readonly id: number; readonly uid: string; readonly token: string } | null;
+  readonly message: string | null;
+  readonly redirect: { readonly url: string; readonly delay: number } | null;
+  readonly page: { readonly currentIndex: number; readonly total: number };
+  readonly state: {
+    readonly values: Readonly<Record<string, unknown>>;
+    readonly pageIndex: number;
+    readonly token: string | null;
+  };
+  readonly draft: { readonly token: string; readonly key: string; readonly resumeUrl: string | null } | null;
+  readonly errors: { readonly fields: Readonly<Record<string, readonly string[]>>; readonly form: readonly string[] };
+}
+
+export interface SubmitResult {
+  readonly httpStatus: number;
+  readonly body: SubmitBody;
+}
+
+export interface SubmitResultParts {
+  readonly submission?: SubmitBody['submission'];
+  readonly message?: string | null;
+  readonly redirect?: SubmitBody['redirect'];
+  readonly pageIndex: number;
+  readonly totalPages: number;
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly stateToken: string | null;
+  readonly draft?: SubmitBody['draft'];
+  readonly fieldErrors?: Readonly<Record<string, readonly string[]>>;
+  readonly formErrors?: readonly string[];
+}
+
+export function submitResult(status: SubmitStatus, parts: SubmitResultParts): SubmitResult {
+  const outcome = OUTCOMES[status];
+  return {
+    httpStatus: outcome.http,
+    body: {
+      success: outcome.success,
+      status,
+      complete: outcome.complete,
+      submission: parts.submission ?? null,
+      message: parts.message ?? null,
+      redirect: parts.redirect ?? null,
+      page: { currentIndex: parts.pageIndex, total: parts.totalPages },
+      state: { values: parts.values, pageIndex: parts.pageIndex, token: parts.stateToken },
+      draft: parts.draft ?? null,
+      errors: { fields: parts.fieldErrors ?? {}, form: parts.formErrors ?? [] },
+    },
+  };
+}
