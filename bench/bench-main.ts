@@ -1,0 +1,167 @@
+/**
+ * `npm run bench`: each scenario drives the service and its bare baseline with autocannon in the
+ * same run and prints req/s, p99 and the ratio, plus one `bench ...` line per scenario for
+ * comparing runs. Benchmarks never assert; they report. BENCH_DURATION (seconds) tunes the length.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 50;
+const TSX = resolve(import.meta.dirname, '../node_modules/.bin/tsx');
+const TARGETS = resolve(import.meta.dirname, 'bench-targets.ts');
+
+interface Target {
+  readonly port: number;
+  readonly child: ChildProcess;
+}
+
+function startTarget(kind: string): Promise<Target> {
+  const child = spawn(TSX, [TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolvePromise, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = /READY (\d+)/.exec(buffer);
+      if (match) resolvePromise({ port: Number(match[1]), child });
+    });
+    child.once('exit', (code) => reject(new Error(`bench target ${kind} exited with ${code}`)));
+  });
+}
+
+interface Measure {
+  readonly rps: number;
+  readonly p99: number;
+  readonly errors: number;
+}
+
+const ROUNDS = 3;
+
+async function measure(options: autocannon.Options, seconds: number): Promise<Measure> {
+  const result = await autocannon({ ...options, duration: seconds, connections: CONNECTIONS });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * Both servers run at once and are driven in alternating rounds, so a burst of background load
+ * hits both sides alike; each side reports its median round.
+ */
+async function compare(svc: autocannon.Options, baseline: autocannon.Options): Promise<{ svc: Measure; baseline: Measure }> {
+  await measure(svc, 1);
+  await measure(baseline, 1);
+  const runs: { svc: Measure[]; baseline: Measure[] } = { svc: [], baseline: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.svc.push(await measure(svc, DURATION / ROUNDS));
+    runs.baseline.push(await measure(baseline, DURATION / ROUNDS));
+  }
+  const summarise = (list: readonly Measure[]): Measure => ({
+    rps: median(list.map((m) => m.rps)),
+    p99: median(list.map((m) => m.p99)),
+    errors: list.reduce((sum, m) => sum + m.errors, 0),
+  });
+  return { svc: summarise(runs.svc), baseline: summarise(runs.baseline) };
+}
+
+async function withTargets<T>(kinds: readonly string[], run: (ports: number[]) => Promise<T>): Promise<T> {
+  const targets = await Promise.all(kinds.map(startTarget));
+  try {
+    return await run(targets.map((t) => t.port));
+  } finally {
+    for (const target of targets) {
+      target.child.removeAllListeners('exit');
+      target.child.kill('SIGTERM');
+    }
+  }
+}
+
+async function csrfAndMeta(port: number) {
+  const tokenRes = await fetch(`http://127.0.0.1:${port}/svc/tokens`);
+  const cookie = (tokenRes.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const token = ((await tokenRes.json()) as { csrf: { value: string } }).csrf.value;
+  const manifest = (await (await fetch(`http://127.0.0.1:${port}/svc/api/forms/contact/manifest`)).json()) as {
+    data: { security: { honeypot: { name: string }; javascriptTest: { name: string; value: string } } };
+  };
+  const { honeypot, javascriptTest } = manifest.data.security;
+  return { cookie, token, meta: { honeypot: { name: honeypot.name, value: '' }, javascriptTest } };
+}
+
+const VALUES = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.test', message: 'Hello from the benchmark.' };
+
+interface Row {
+  readonly scenario: string;
+  readonly svc: Measure;
+  readonly baseline: Measure;
+}
+
+async function manifestScenario(): Promise<Row> {
+  return withTargets(['svc', 'baseline-manifest'], async ([svcPort, basePort]) => ({
+    scenario: 'manifest',
+    ...(await compare(
+      { url: `http://127.0.0.1:${svcPort}/svc/api/forms/contact/manifest` },
+      { url: `http://127.0.0.1:${basePort}/manifest` },
+    )),
+  }));
+}
+
+async function submitScenario(): Promise<Row> {
+  return withTargets(['svc', 'baseline-insert'], async ([svcPort, basePort]) => {
+    const { cookie, token, meta } = await csrfAndMeta(svcPort as number);
+    return {
+      scenario: 'submit',
+      ...(await compare(
+        {
+          url: `http://127.0.0.1:${svcPort}/svc/api/forms/contact/submit`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': token },
+          body: JSON.stringify({ intent: 'submit', values: VALUES, meta }),
+        },
+        {
+          url: `http://127.0.0.1:${basePort}/submit`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ intent: 'submit', values: VALUES }),
+        },
+      )),
+    };
+  });
+}
+
+function printTable(rows: readonly Row[]): void {
+  const header = ['scenario', 'svc req/s', 'svc p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio', 'errors'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.svc.rps.toFixed(0),
+    r.svc.p99.toFixed(1),
+    r.baseline.rps.toFixed(0),
+    r.baseline.p99.toFixed(1),
+    (r.svc.rps / r.baseline.rps).toFixed(2),
+    String(r.svc.errors + r.baseline.errors),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  const fmt = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  process.stdout.write(`\n${fmt(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${lines.map(fmt).join('\n')}\n\n`);
+  for (const r of rows) {
+    process.stdout.write(
+      `bench ${r.scenario} rps=${r.svc.rps.toFixed(0)} p99_ms=${r.svc.p99.toFixed(1)} baseline_rps=${r.baseline.rps.toFixed(0)} ratio=${(r.svc.rps / r.baseline.rps).toFixed(2)}\n`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`svc bench: ${DURATION}s per side, ${CONNECTIONS} connections\n`);
+  const only = process.argv[2];
+  const scenarios: Record<string, () => Promise<Row>> = { manifest: manifestScenario, submit: submitScenario };
+  const rows: Row[] = [];
+  for (const [name, run] of Object.entries(scenarios)) {
+    if (!only || only === name) rows.push(await run());
+  }
+  printTable(rows);
+}
+
+void main();

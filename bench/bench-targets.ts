@@ -1,0 +1,82 @@
+/**
+ * One server per process for `npm run bench`: the real service, or a bare fastify baseline that
+ * does the least the same scenario needs (serve the same manifest bytes; insert the same row into
+ * SQLite). Prints `READY <port>` when listening.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import Fastify from 'fastify';
+import SqliteDatabase from 'better-sqlite3';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { buildApp } from '../packages/server/src/app.js';
+import { createDatabase } from '../packages/server/src/storage/database-factory.js';
+import { migrateToLatest } from '../packages/server/src/storage/migration-runner.js';
+import { loadConfig } from '../packages/server/src/config/config-loader.js';
+
+const kind = process.argv[2];
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+
+function benchConfig() {
+  return loadConfig({
+    file: resolve(import.meta.dirname, '../examples/svc.config.yaml'),
+    env: { SVC_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz' },
+    values: { dataDir, forms: { dir: resolve(import.meta.dirname, '../examples/forms') }, log: { level: 'silent' } },
+  });
+}
+
+async function main(): Promise<void> {
+  if (kind === 'svc') {
+    const svc = await buildApp(benchConfig(), { logger: false });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    report(svc.app.server.address());
+    return;
+  }
+  if (kind === 'baseline-manifest') {
+    const svc = await buildApp(benchConfig(), { logger: false });
+    const form = svc.context.forms.get('contact');
+    if (!form) throw new Error('contact form missing');
+    const bytes = svc.context.manifests.get(form).body;
+    await svc.close();
+    const app = Fastify({ logger: false });
+    app.get('/manifest', async (_request, reply) => reply.type('application/json; charset=utf-8').send(bytes));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    report(app.server.address());
+    return;
+  }
+  if (kind === 'baseline-insert') {
+    // The same table, indexes and pragmas the service uses (its own migrations), written with one
+    // prepared statement: the least any service could do to store this row.
+    const handle = createDatabase({ url: null, dataDir });
+    await migrateToLatest(handle);
+    await handle.close();
+    const db = new SqliteDatabase(join(dataDir, 'svc.db'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.prepare(`INSERT INTO svc_forms (uid, handle, hash, version, created_at, updated_at) VALUES ('f', 'contact', 'h', 'v', '', '')`).run();
+    const insert = db.prepare(`INSERT INTO svc_submissions (uid, form_id, token_hash, title, status, is_spam, spam_reasons, ip, "values",
+      finished, created_at, updated_at) VALUES (?, 1, ?, ?, 'open', 0, '[]', NULL, ?, 1, ?, ?) RETURNING id`);
+    const app = Fastify({ logger: false });
+    app.post('/submit', async (request) => {
+      const body = request.body as { values: Record<string, string> };
+      const now = new Date().toISOString();
+      const token = randomBytes(24).toString('base64url');
+      const row = insert.get(randomUUID(), createHash('sha256').update(token).digest('hex'), `${body.values.firstName} ${body.values.lastName}`, JSON.stringify(body.values), now, now) as { id: number };
+      return { success: true, submission: { id: row.id, token } };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    report(app.server.address());
+    return;
+  }
+  throw new Error(`unknown bench target ${kind}`);
+}
+
+function report(address: ReturnType<import('node:net').Server['address']>): void {
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`READY ${port}\n`);
+}
+
+void main();
+
+// Exit through process.exit so `--cpu-prof` runs can write their profile.
+process.once('SIGTERM', () => process.exit(0));

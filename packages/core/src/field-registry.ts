@@ -1,0 +1,127 @@
+/**
+ * The field-type registry (DESIGN.md principle 1): one normaliser and validator per field type,
+ * shared by the server's submit pipeline and the browser client so both report the same errors.
+ */
+import type { FieldDefinition, FieldType, FieldValue, Values } from './form-model.js';
+import {
+  checkboxGroupFieldType,
+  dynamicRecipientsFieldType,
+  multipleSelectFieldType,
+  opinionScaleFieldType,
+  radioGroupFieldType,
+  selectFieldType,
+} from './fields/choice-field-types.js';
+import { datetimeFieldType } from './fields/datetime-field-type.js';
+import { isEmptyValue } from './fields/empty-value-check.js';
+import { FIELD_MESSAGES } from './fields/field-messages.js';
+import type { FieldTypeSpec, NormaliseOutcome } from './fields/field-type-spec.js';
+import {
+  checkboxFieldType,
+  fileFieldType,
+  mailingListFieldType,
+  ratingFieldType,
+  signatureFieldType,
+  submitFieldType,
+} from './fields/misc-field-types.js';
+import { numberFieldType } from './fields/number-field-type.js';
+import { tableFieldType } from './fields/table-field-type.js';
+import {
+  confirmationFieldType,
+  confirmationTargetText,
+  emailFieldType,
+  hiddenFieldType,
+  phoneFieldType,
+  regexFieldType,
+  textareaFieldType,
+  textFieldType,
+} from './fields/text-field-types.js';
+
+export type { FieldTypeSpec, NormaliseOutcome } from './fields/field-type-spec.js';
+export { FIELD_MESSAGES } from './fields/field-messages.js';
+export { formatDatetimePlaceholder } from './fields/datetime-format.js';
+export { isEmptyValue } from './fields/empty-value-check.js';
+
+/** A mapped type rather than a plain Record, so a spec registered under the wrong type fails to compile. */
+const FIELD_TYPE_REGISTRY: { readonly [T in FieldType]: FieldTypeSpec<T> } = {
+  text: textFieldType,
+  textarea: textareaFieldType,
+  select: selectFieldType,
+  checkbox: checkboxFieldType,
+  multipleSelect: multipleSelectFieldType,
+  checkboxGroup: checkboxGroupFieldType,
+  radioGroup: radioGroupFieldType,
+  email: emailFieldType,
+  dynamicRecipients: dynamicRecipientsFieldType,
+  number: numberFieldType,
+  file: fileFieldType,
+  confirmation: confirmationFieldType,
+  datetime: datetimeFieldType,
+  opinionScale: opinionScaleFieldType,
+  phone: phoneFieldType,
+  rating: ratingFieldType,
+  regex: regexFieldType,
+  signature: signatureFieldType,
+  table: tableFieldType,
+  mailingList: mailingListFieldType,
+  hidden: hiddenFieldType,
+  submit: submitFieldType,
+};
+
+export function getFieldType<T extends FieldType>(type: T): FieldTypeSpec<T> {
+  // Definitions come from files: an unknown type is a loader bug and must not validate as "no rules".
+  if (!Object.hasOwn(FIELD_TYPE_REGISTRY, type)) throw new Error(`Unknown field type "${String(type)}"`);
+  return FIELD_TYPE_REGISTRY[type];
+}
+
+export function normaliseFieldValue(field: FieldDefinition, raw: unknown): NormaliseOutcome {
+  return getFieldType(field.type).normalise(field, raw);
+}
+
+/** Required check + the type's validate. Empty and not required -> []. Empty and required -> [REQUIRED message]. */
+export function validateFieldValue(field: FieldDefinition, value: FieldValue, values: Values): string[] {
+  if (field.type === 'submit') return [];
+  if (isEmptyValue(value)) {
+    if (field.required === true) return [FIELD_MESSAGES.required];
+    // A blank confirmation of a filled-in target is a mismatch, not an unanswered optional field.
+    if (field.type === 'confirmation' && confirmationTargetText(field.target, values) !== '') {
+      return [FIELD_MESSAGES.mismatch];
+    }
+    return [];
+  }
+  return getFieldType(field.type).validate(field, value, values);
+}
+
+export function defaultFieldValue(field: FieldDefinition): FieldValue {
+  return getFieldType(field.type).defaultValue(field);
+}
+
+/**
+ * Normalise every listed field from `raw` (absent handle = empty), then validate each against
+ * `{...known, ...normalised}`. Only fields with errors appear in `errors`.
+ */
+export function validateValues(
+  fields: readonly FieldDefinition[],
+  raw: Readonly<Record<string, unknown>>,
+  known: Values = {},
+): { values: Record<string, FieldValue>; errors: Record<string, string[]> } {
+  // Handles are user data ("constructor", "__proto__"): read own properties only, write via entries.
+  const normalised: [string, FieldValue][] = [];
+  const failures = new Map<string, string>();
+  for (const field of fields) {
+    if (field.handle === null) continue;
+    const outcome = normaliseFieldValue(field, Object.hasOwn(raw, field.handle) ? raw[field.handle] : undefined);
+    normalised.push([field.handle, outcome.ok ? outcome.value : null]);
+    if (!outcome.ok) failures.set(field.handle, outcome.error);
+  }
+  const values: Record<string, FieldValue> = Object.fromEntries(normalised);
+  const merged: Values = { ...known, ...values };
+  const errors: [string, string[]][] = [];
+  for (const field of fields) {
+    if (field.handle === null) continue;
+    const failure = failures.get(field.handle);
+    const messages =
+      failure !== undefined ? [failure] : validateFieldValue(field, values[field.handle] ?? null, merged);
+    if (messages.length > 0) errors.push([field.handle, messages]);
+  }
+  return { values, errors: Object.fromEntries(errors) };
+}

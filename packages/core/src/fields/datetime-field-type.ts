@@ -1,0 +1,58 @@
+import type { DatetimeField, FieldValue } from '../form-model.js';
+import { datetimeFormatOf, formatDatetimePlaceholder, formatIsoDate, parseDatetime } from './datetime-format.js';
+import { FIELD_MESSAGES } from './field-messages.js';
+import { normalisedDefault, type FieldTypeSpec } from './field-type-spec.js';
+import { coerceText } from './raw-value-coercion.js';
+
+export { formatDatetimePlaceholder } from './datetime-format.js';
+
+const STORED_SHAPE = {
+  date: /^\d{4}-\d{2}-\d{2}$/,
+  time: /^\d{2}:\d{2}$/,
+  both: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
+} as const;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function invalidMessage(field: DatetimeField): string {
+  const placeholder = formatDatetimePlaceholder(field);
+  const kind = datetimeFormatOf(field).kind;
+  if (kind === 'time') return FIELD_MESSAGES.invalidTime(placeholder);
+  return kind === 'both' ? FIELD_MESSAGES.invalidDateTime(placeholder) : FIELD_MESSAGES.invalidDate(placeholder);
+}
+
+/** Definitions are schema-checked, but a malformed limit is ignored rather than rejecting everyone. */
+function isoLimit(limit: string | undefined): string | null {
+  return limit !== undefined && ISO_DATE.test(limit) ? limit : null;
+}
+
+function datetimeErrors(field: DatetimeField, value: FieldValue): string[] {
+  const kind = datetimeFormatOf(field).kind;
+  if (typeof value !== 'string' || !STORED_SHAPE[kind].test(value)) return [invalidMessage(field)];
+  if (kind === 'time') return [];
+  // ISO dates compare correctly as strings, so no Date (and no time zone) is involved.
+  const date = value.slice(0, 10);
+  const min = isoLimit(field.minDate);
+  const max = isoLimit(field.maxDate);
+  const errors: string[] = [];
+  if (min !== null && date < min) errors.push(FIELD_MESSAGES.dateBeforeMin(formatIsoDate(field, min)));
+  if (max !== null && date > max) errors.push(FIELD_MESSAGES.dateAfterMax(formatIsoDate(field, max)));
+  return errors;
+}
+
+export const datetimeFieldType: FieldTypeSpec<'datetime'> = {
+  type: 'datetime',
+  normalise: (field, raw) => {
+    // Numbers are not a datetime representation; only text is read.
+    if (typeof raw !== 'string' && raw !== undefined && raw !== null) {
+      return { ok: false, error: invalidMessage(field) };
+    }
+    const text = coerceText(raw);
+    if (!text.ok || text.value === null) return text;
+    const trimmed = text.value.trim();
+    if (trimmed === '') return { ok: true, value: null };
+    const iso = parseDatetime(datetimeFormatOf(field), trimmed);
+    return iso === null ? { ok: false, error: invalidMessage(field) } : { ok: true, value: iso };
+  },
+  validate: datetimeErrors,
+  defaultValue: (field) => normalisedDefault(datetimeFieldType, field, field.value, null),
+};

@@ -1,0 +1,114 @@
+import type { FieldValue } from '../form-model.js';
+import { FIELD_MESSAGES } from './field-messages.js';
+import { normalisedDefault, type FieldTypeSpec } from './field-type-spec.js';
+import { coerceTextList, parseFlag } from './raw-value-coercion.js';
+
+export const checkboxFieldType: FieldTypeSpec<'checkbox'> = {
+  type: 'checkbox',
+  normalise: (field, raw) => {
+    const checkedValue = field.value || '1';
+    // The configured value wins over the generic words: a checkbox whose value is "0" means checked.
+    if (field.value && (raw === field.value || (typeof raw === 'number' && String(raw) === field.value))) {
+      return { ok: true, value: checkedValue };
+    }
+    const flag = parseFlag(raw);
+    if (flag === undefined) return { ok: false, error: FIELD_MESSAGES.invalidCheckbox };
+    return { ok: true, value: flag ? checkedValue : null };
+  },
+  validate: (field, value) => (value === (field.value || '1') ? [] : [FIELD_MESSAGES.invalidCheckbox]),
+  defaultValue: (field) => (field.checked === true ? field.value || '1' : null),
+};
+
+export const mailingListFieldType: FieldTypeSpec<'mailingList'> = {
+  type: 'mailingList',
+  normalise: (field, raw) => {
+    // A hidden opt-in is the site owner's decision, not the submitter's: ignore what was sent.
+    if (field.hidden === true) return { ok: true, value: true };
+    const flag = parseFlag(raw);
+    return flag === undefined ? { ok: false, error: FIELD_MESSAGES.invalidOptIn } : { ok: true, value: flag };
+  },
+  validate: (_field, value) => (typeof value === 'boolean' ? [] : [FIELD_MESSAGES.invalidOptIn]),
+  defaultValue: (field) => field.hidden === true,
+};
+
+const DEFAULT_MAX_RATING = 5;
+const RATING_TEXT = /^\d{1,6}$/;
+
+function maxRating(maxValue: number | undefined): number {
+  return maxValue ?? DEFAULT_MAX_RATING;
+}
+
+/** Ratings are stored as numbers: they are steps on a scale, compared numerically by rules. */
+export const ratingFieldType: FieldTypeSpec<'rating'> = {
+  type: 'rating',
+  normalise: (field, raw) => {
+    if (raw === undefined || raw === null || raw === '') return { ok: true, value: null };
+    const invalid = { ok: false, error: FIELD_MESSAGES.invalidRating(maxRating(field.maxValue)) } as const;
+    if (typeof raw === 'number') return Number.isInteger(raw) ? { ok: true, value: raw } : invalid;
+    if (typeof raw !== 'string') return invalid;
+    const text = raw.trim();
+    if (text === '') return { ok: true, value: null };
+    return RATING_TEXT.test(text) ? { ok: true, value: Number(text) } : invalid;
+  },
+  validate: (field, value) => {
+    const max = maxRating(field.maxValue);
+    return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max
+      ? []
+      : [FIELD_MESSAGES.invalidRating(max)];
+  },
+  defaultValue: (field) => normalisedDefault(ratingFieldType, field, field.value, null),
+};
+
+const SIGNATURE_PREFIX = 'data:image/png;base64,';
+const MAX_SIGNATURE_KIB = 512;
+const MAX_SIGNATURE_BYTES = MAX_SIGNATURE_KIB * 1024;
+/** The longest data URL that can still decode within the limit; longer text is refused unread. */
+const MAX_SIGNATURE_CHARS = SIGNATURE_PREFIX.length + Math.ceil(MAX_SIGNATURE_BYTES / 3) * 4;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+function signatureErrors(value: FieldValue): string[] {
+  if (typeof value !== 'string' || !value.startsWith(SIGNATURE_PREFIX)) return [FIELD_MESSAGES.invalidSignature];
+  const payload = value.slice(SIGNATURE_PREFIX.length);
+  if (payload.length % 4 !== 0 || !BASE64.test(payload)) return [FIELD_MESSAGES.invalidSignature];
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+  const bytes = (payload.length / 4) * 3 - padding;
+  return bytes > MAX_SIGNATURE_BYTES ? [FIELD_MESSAGES.signatureTooLarge(MAX_SIGNATURE_KIB)] : [];
+}
+
+export const signatureFieldType: FieldTypeSpec<'signature'> = {
+  type: 'signature',
+  normalise: (_field, raw) => {
+    if (raw === undefined || raw === null || raw === '') return { ok: true, value: null };
+    if (typeof raw !== 'string') return { ok: false, error: FIELD_MESSAGES.invalidSignature };
+    return raw.length > MAX_SIGNATURE_CHARS
+      ? { ok: false, error: FIELD_MESSAGES.signatureTooLarge(MAX_SIGNATURE_KIB) }
+      : { ok: true, value: raw };
+  },
+  validate: (_field, value) => signatureErrors(value),
+  defaultValue: () => null,
+};
+
+/** Upload ids as the upload endpoint issues them (contract §7); kinds and sizes were checked there. */
+const UPLOAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const DEFAULT_FILE_COUNT = 1;
+
+export const fileFieldType: FieldTypeSpec<'file'> = {
+  type: 'file',
+  normalise: (_field, raw) => coerceTextList(raw),
+  validate: (field, value) => {
+    if (!Array.isArray(value)) return [FIELD_MESSAGES.notList];
+    const errors: string[] = [];
+    if (!value.every((id) => typeof id === 'string' && UPLOAD_ID.test(id))) errors.push(FIELD_MESSAGES.invalidUpload);
+    const maxFiles = field.fileCount ?? DEFAULT_FILE_COUNT;
+    if (value.length > maxFiles) errors.push(FIELD_MESSAGES.tooManyFiles(maxFiles));
+    return errors;
+  },
+  defaultValue: () => [],
+};
+
+export const submitFieldType: FieldTypeSpec<'submit'> = {
+  type: 'submit',
+  normalise: () => ({ ok: true, value: null }),
+  validate: () => [],
+  defaultValue: () => null,
+};

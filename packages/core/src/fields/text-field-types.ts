@@ -1,0 +1,130 @@
+import type { FieldValue, TextareaField, TextField, Values } from '../form-model.js';
+import { FIELD_MESSAGES } from './field-messages.js';
+import type { FieldTypeSpec } from './field-type-spec.js';
+import { coerceText, countCodePoints } from './raw-value-coercion.js';
+
+/** Validators receive FieldValue; anything but a string here means a caller skipped normalise. */
+function textOf(value: FieldValue): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function maxLengthErrors(text: string, maxLength: number | undefined): string[] {
+  return maxLength !== undefined && countCodePoints(text) > maxLength ? [FIELD_MESSAGES.textTooLong(maxLength)] : [];
+}
+
+const plainText = {
+  normalise: (_field: unknown, raw: unknown) => coerceText(raw),
+  validate: (field: TextField | TextareaField, value: FieldValue) => {
+    const text = textOf(value);
+    return text === null ? [FIELD_MESSAGES.notText] : maxLengthErrors(text, field.maxLength);
+  },
+  defaultValue: (field: TextField | TextareaField) => field.value || null,
+};
+
+export const textFieldType: FieldTypeSpec<'text'> = { type: 'text', ...plainText };
+export const textareaFieldType: FieldTypeSpec<'textarea'> = { type: 'textarea', ...plainText };
+
+export const hiddenFieldType: FieldTypeSpec<'hidden'> = {
+  type: 'hidden',
+  normalise: (_field, raw) => coerceText(raw),
+  validate: (_field, value) => (textOf(value) === null ? [FIELD_MESSAGES.notText] : []),
+  defaultValue: (field) => field.value || null,
+};
+
+/** WHATWG input[type=email]: what browsers accept, so server and client never disagree. */
+const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+/** RFC 5321 path limit; longer addresses cannot be delivered to. */
+const EMAIL_MAX_CHARS = 254;
+
+export const emailFieldType: FieldTypeSpec<'email'> = {
+  type: 'email',
+  normalise: (_field, raw) => {
+    const text = coerceText(raw);
+    if (!text.ok || text.value === null) return text;
+    const trimmed = text.value.trim();
+    return { ok: true, value: trimmed === '' ? null : trimmed };
+  },
+  validate: (field, value) => {
+    const text = textOf(value);
+    if (text === null) return [FIELD_MESSAGES.notText];
+    const errors = maxLengthErrors(text, field.maxLength);
+    if (text.length > EMAIL_MAX_CHARS || !EMAIL_PATTERN.test(text)) errors.unshift(FIELD_MESSAGES.invalidEmail);
+    return errors;
+  },
+  defaultValue: () => null,
+};
+
+const LOOSE_PHONE = /^\+?[0-9 ().-]{5,25}$/;
+const MIN_PHONE_DIGITS = 5;
+const DIGIT = /^[0-9]$/;
+
+/** interface.md §2.6 phone pattern: `0` is any digit, every other character is literal. */
+function matchesPhonePattern(text: string, pattern: string): boolean {
+  const want = [...pattern];
+  const got = [...text];
+  return (
+    want.length === got.length &&
+    want.every((char, i) => (char === '0' ? DIGIT.test(got[i] ?? '') : char === got[i]))
+  );
+}
+
+export const phoneFieldType: FieldTypeSpec<'phone'> = {
+  type: 'phone',
+  normalise: (_field, raw) => coerceText(raw),
+  validate: (field, value) => {
+    const text = textOf(value);
+    if (text === null) return [FIELD_MESSAGES.notText];
+    if (field.pattern) {
+      return matchesPhonePattern(text, field.pattern) ? [] : [FIELD_MESSAGES.phoneFormat(field.pattern)];
+    }
+    const digits = text.replace(/[^0-9]/g, '').length;
+    return LOOSE_PHONE.test(text) && digits >= MIN_PHONE_DIGITS ? [] : [FIELD_MESSAGES.invalidPhone];
+  },
+  defaultValue: (field) => field.value || null,
+};
+
+/** Validation runs on every keystroke in clients and every submit on the server: compile once. */
+const compiledPatterns = new Map<string, RegExp | null>();
+const MAX_CACHED_PATTERNS = 500;
+
+export function compileFieldPattern(pattern: string): RegExp | null {
+  const cached = compiledPatterns.get(pattern);
+  if (cached !== undefined) return cached;
+  let compiled: RegExp | null;
+  try {
+    compiled = new RegExp(pattern, 'u');
+  } catch {
+    compiled = null;
+  }
+  if (compiledPatterns.size >= MAX_CACHED_PATTERNS) compiledPatterns.clear();
+  compiledPatterns.set(pattern, compiled);
+  return compiled;
+}
+
+export const regexFieldType: FieldTypeSpec<'regex'> = {
+  type: 'regex',
+  normalise: (_field, raw) => coerceText(raw),
+  validate: (field, value) => {
+    const text = textOf(value);
+    if (text === null) return [FIELD_MESSAGES.notText];
+    // An uncompilable pattern fails closed: accepting everything would silently drop the constraint.
+    const pattern = compileFieldPattern(field.pattern);
+    return pattern !== null && pattern.test(text) ? [] : [field.message ?? FIELD_MESSAGES.patternMismatch];
+  },
+  defaultValue: (field) => field.value || null,
+};
+
+/** The target's value as the confirmation compares it; own properties only, handles are user data. */
+export function confirmationTargetText(target: string, values: Values): string {
+  const targetValue = Object.hasOwn(values, target) ? values[target] : undefined;
+  return String(targetValue ?? '');
+}
+
+export const confirmationFieldType: FieldTypeSpec<'confirmation'> = {
+  type: 'confirmation',
+  normalise: (_field, raw) => coerceText(raw),
+  validate: (field, value, values) =>
+    textOf(value) === confirmationTargetText(field.target, values) ? [] : [FIELD_MESSAGES.mismatch],
+  defaultValue: () => null,
+};
