@@ -17,7 +17,7 @@ import { csrfRoutes } from './security/csrf-routes.js';
 import { createSpamFieldNames } from './security/spam-fields.js';
 import { createStateTokens } from './submissions/state-token.js';
 import { submitRoutes } from './submissions/submit-routes.js';
-import { registerErrorBoundary } from './http/error-boundary.js';
+import { registerErrorBoundary, sendError, toSvcError } from './http/error-boundary.js';
 import { createCorsPolicies, preflightHandler, registerCorsHooks } from './http/cors-hooks.js';
 import type { AppContext } from './http/app-context.js';
 
@@ -54,7 +54,15 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       onProtoPoisoning: 'error',
       onConstructorPoisoning: 'error',
       return503OnClosing: true,
+      // Malformed URLs and over-long parameters are client errors like any other: catalogue body.
+      frameworkErrors: (error, request, reply) => {
+        reply.header('X-Request-Id', request.id);
+        return sendError(reply, toSvcError(error, request));
+      },
     });
+    // text/plain is the one body type a browser sends cross-origin without a preflight; svc never
+    // accepts it, so it must be refused as a type, not parsed.
+    app.removeContentTypeParser('text/plain');
     const csrf = config.csrf.enabled ? createCsrfTokens(secret, config.csrf.ttlMinutes) : null;
     const spamFields = createSpamFieldNames(secret);
     const cors = createCorsPolicies(config);

@@ -118,7 +118,7 @@ describeEachDialect('submitting a single-page form', (target) => {
     ['a wrong javascript-test value', { javascriptTest: { name: 'x', value: 'y' } }, ['javascript_test']],
   ])('flags %s as spam with its reasons', async (_label, meta, reasons) => {
     const { token, cookie } = await svc.csrf();
-    const fullMeta = { ...(await svc.meta('contact')), ...meta };
+    const fullMeta: Record<string, unknown> = { ...(await svc.meta('contact')), ...meta };
     if (Object.keys(meta).length === 0) {
       delete fullMeta.honeypot;
       delete fullMeta.javascriptTest;

@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type Config } from './config-schema.js';
 import { applyEnvOverrides } from './config-env.js';
 import { createAjv } from '../http/ajv-factory.js';
+import { isValidOriginEntry } from '../security/origin-policy.js';
 
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -74,11 +75,32 @@ function deepFreeze<T>(value: T): T {
 /** A development or demo secret: generated once and kept in the data directory. */
 function developmentSecret(dataDir: string): string {
   const file = join(dataDir, 'secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length < 32) throw new ConfigError([`${file}: the kept secret is shorter than 32 characters; delete the file to generate a new one`]);
+    return kept;
+  }
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/** Origin entries a browser could never send are typos; say so at boot, not at the first request. */
+function checkOrigins(config: Config): string[] {
+  const lists: [string, readonly string[]][] = [['headless.allowedOrigins', config.headless.allowedOrigins]];
+  for (const [handle, form] of Object.entries(config.headless.forms)) {
+    lists.push([`headless.forms.${handle}.allowedOrigins`, form.allowedOrigins]);
+  }
+  const problems: string[] = [];
+  for (const [path, list] of lists) {
+    list.forEach((entry, index) => {
+      if (!isValidOriginEntry(entry)) {
+        problems.push(`${path}.${index}: "${entry}" is not an origin (scheme://host[:port], \`*\` for DNS labels, or a bare *)`);
+      }
+    });
+  }
+  return problems;
 }
 
 export function loadConfig(options: LoadConfigOptions = {}): Config {
@@ -102,6 +124,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       problems.push(`${path}: ${error.message ?? 'is invalid'}${extra}${allowed}`);
     }
   }
+  if (problems.length === 0) problems.push(...checkOrigins(config as unknown as Config));
   if (problems.length > 0) throw new ConfigError(problems);
   const typed = config as unknown as Config & { secret: string | null; demo: boolean };
   typed.dataDir = resolve(typed.dataDir);

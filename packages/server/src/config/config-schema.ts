@@ -69,7 +69,9 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
-    secret: Type.Union([Type.String({ minLength: 32 }), Type.Null()], {
+    secret: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      minLength: 32,
       default: null,
       description:
         'Server secret (≥ 32 chars) for CSRF, state tokens and signatures; use SVC_SECRET_FILE for a file. Required unless NODE_ENV=development or --demo.',
@@ -101,6 +103,8 @@ export const ConfigSchema = Type.Object(
         allowedOrigins: OriginList,
         forms: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9-]*$' }), HeadlessForm, {
           default: {},
+          // A mistyped handle (Contact, kitchen_sink) must be an error, not a switch that does nothing.
+          additionalProperties: false,
           description: 'Per form handle: exposeManifest, allowSubmit, allowedOrigins.',
         }),
         profiles: Type.Record(Type.String(), Type.Unknown(), {

@@ -47,7 +47,8 @@ export function createCorsPolicies(config: Config): CorsPolicies {
       return globalPolicy;
     },
     isSameOrigin(request, origin) {
-      const self = publicOrigin ?? `${request.protocol}://${request.host}`.toLowerCase();
+      const host = request.host.replace(request.protocol === 'https' ? /:443$/ : /:80$/, '');
+      const self = publicOrigin ?? `${request.protocol}://${host}`.toLowerCase();
       return origin.toLowerCase() === self;
     },
   };

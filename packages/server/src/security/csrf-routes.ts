@@ -21,6 +21,6 @@ export async function csrfRoutes(app: FastifyInstance, ctx: AppContext): Promise
         maxAge: settings.ttlMinutes * 60,
       });
     }
-    return { csrf: { name: CSRF_FIELD_NAME, value: tokens.issue(binding) } };
+    return { csrf: { name: CSRF_FIELD_NAME, value: tokens.issue(binding, ctx.submit.now().getTime()) } };
   });
 }

@@ -20,6 +20,9 @@ export function compileOriginPattern(entry: string): RegExp | null {
   const match = /^(https?):\/\/([^/:]+)(?::(\d{1,5}))?\/?$/i.exec(entry.trim());
   if (!match) return null;
   const [, scheme, host, port] = match as unknown as [string, string, string, string | undefined];
+  const labels = host.split('.');
+  // `https://*` would allow every https origin with credentials; contract §6 puts `*` inside a host.
+  if (labels.every((label) => label === '*') || labels.some((label) => label === '')) return null;
   const hostPattern = host
     .toLowerCase()
     .split('.')

@@ -55,7 +55,7 @@ interface Step {
 
 function assertCsrf(services: SubmitServices, input: SubmitInput): void {
   if (!services.csrf || input.csrf === 'trusted') return;
-  if (!services.csrf.verify(input.csrf.binding, input.csrf.token)) throw new SvcError('CSRF_INVALID');
+  if (!services.csrf.verify(input.csrf.binding, input.csrf.token, services.now().getTime())) throw new SvcError('CSRF_INVALID');
 }
 
 /** Load (or start) the multi-page state; null result = the request is answered already. */
