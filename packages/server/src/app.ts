@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import { SvcError } from '@svc/core';
 import type { Config } from './config/config-schema.js';
 import { createDatabase, type DatabaseHandle } from './storage/database-factory.js';
 import { migrateToLatest } from './storage/migration-runner.js';
@@ -18,7 +17,7 @@ import { createSpamFieldNames } from './security/spam-fields.js';
 import { createStateTokens } from './submissions/state-token.js';
 import { submitRoutes } from './submissions/submit-routes.js';
 import { registerErrorBoundary, sendError, toSvcError } from './http/error-boundary.js';
-import { createCorsPolicies, preflightHandler, registerCorsHooks } from './http/cors-hooks.js';
+import { createCorsPolicies, createHeadlessGuard, preflightHandler } from './http/cors-hooks.js';
 import type { AppContext } from './http/app-context.js';
 
 export interface BuildAppOptions {
@@ -74,27 +73,24 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       submit: { db: database.db, csrf, stateTokens: createStateTokens(secret), spamFields, now },
       csrf,
       cors,
+      guard: createHeadlessGuard(cors, config.headless.enabled),
       log: app.log,
     };
 
-    await app.register(cookie);
+    // Cookies are parsed only by the routes that read one (readCookie), not on every request.
+    await app.register(cookie, { hook: false });
     registerErrorBoundary(app, () => !config.headless.enabled);
-    app.addHook('onSend', async (request, reply) => {
-      reply.header('X-Request-Id', request.id);
-    });
-    // interface.md §7: with headless off, every headless route answers 404.
-    app.addHook('onRequest', async (request) => {
-      if (!config.headless.enabled && request.routeOptions.config.cors !== undefined) throw new SvcError('HEADLESS_DISABLED');
-    });
-    registerCorsHooks(app, cors);
     for (const path of CORS_PATHS) {
       const scope = path === '/svc/tokens' ? 'all' : 'form';
-      app.options(path, { config: { cors: scope } }, preflightHandler(cors));
+      app.options(path, { config: { cors: scope }, onRequest: context.guard }, preflightHandler(cors));
     }
     await manifestRoutes(app, context);
     await submitRoutes(app, context);
     await csrfRoutes(app, context);
-    app.get('/health', async () => ({ status: 'ok' }));
+    app.get('/health', async (request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      return { status: 'ok' };
+    });
     await app.ready();
     return {
       app,

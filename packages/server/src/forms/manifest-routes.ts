@@ -15,7 +15,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 export async function manifestRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Params: { handle: string } }>(
     '/svc/api/forms/:handle/manifest',
-    { config: { cors: 'form' } },
+    { config: { cors: 'form' }, onRequest: ctx.guard },
     async (request, reply) => {
       const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
       const manifest = ctx.manifests.get(form);

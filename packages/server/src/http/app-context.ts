@@ -6,7 +6,7 @@ import type { FormRegistry } from '../forms/form-registry.js';
 import type { ManifestCache } from '../forms/manifest-builder.js';
 import type { SubmitServices } from '../submissions/submit-pipeline.js';
 import type { CsrfTokens } from '../security/csrf-tokens.js';
-import type { CorsPolicies } from './cors-hooks.js';
+import type { CorsPolicies, HeadlessGuard } from './cors-hooks.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -16,5 +16,7 @@ export interface AppContext {
   readonly submit: SubmitServices;
   readonly csrf: CsrfTokens | null;
   readonly cors: CorsPolicies;
+  /** onRequest hook for every headless route: request id, headless switch, CORS. */
+  readonly guard: HeadlessGuard;
   readonly log: FastifyBaseLogger;
 }

@@ -21,6 +21,7 @@ const ALLOWED_HEADERS = ['Content-Type', 'X-CSRF-Token', 'X-Svc-Upload-Token', '
 const ALLOWED_HEADER_SET = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
 
 export interface CorsPolicies {
+  /** The allow-list of the request's route, from its `config.cors` scope. */
   forRequest(request: FastifyRequest): OriginPolicy;
   isSameOrigin(request: FastifyRequest, origin: string): boolean;
 }
@@ -63,9 +64,15 @@ function applyAllowHeaders(reply: FastifyReply, origin: string, verdict: 'creden
   }
 }
 
-export function registerCorsHooks(app: FastifyInstance, policies: CorsPolicies): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.cors === undefined) return;
+/**
+ * The one onRequest hook of every headless route, attached per route rather than globally so
+ * other routes pay nothing and no per-request route lookup is needed: request id, the headless
+ * master switch (interface.md §7), then CORS.
+ */
+export function createHeadlessGuard(policies: CorsPolicies, headlessEnabled: boolean) {
+  return async function headlessGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.header('X-Request-Id', request.id);
+    if (!headlessEnabled) throw new SvcError('HEADLESS_DISABLED');
     reply.header('Vary', 'Origin');
     const origin = request.headers.origin;
     if (!origin || policies.isSameOrigin(request, origin)) return;
@@ -77,8 +84,9 @@ export function registerCorsHooks(app: FastifyInstance, policies: CorsPolicies):
     }
     const safe = request.method === 'GET' || request.method === 'HEAD';
     if (!safe) throw new SvcError('ORIGIN_NOT_ALLOWED');
-  });
+  };
 }
+export type HeadlessGuard = ReturnType<typeof createHeadlessGuard>;
 
 /** The OPTIONS handler for a CORS route: 204 for an allowed preflight, 403 otherwise. */
 export function preflightHandler(policies: CorsPolicies) {

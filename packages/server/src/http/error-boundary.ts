@@ -16,6 +16,8 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 export function sendError(reply: FastifyReply, error: SvcError): FastifyReply {
+  // contract §1: a refusal always carries the request id that the log carries too.
+  reply.header('X-Request-Id', reply.request.id);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
 }

@@ -2,14 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/app-context.js';
 import { CSRF_FIELD_NAME } from './csrf-tokens.js';
+import { readCookie } from '../http/cookie-reader.js';
 
 export async function csrfRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { csrf: settings } = ctx.config;
-  app.get('/svc/tokens', { config: { cors: 'all' } }, async (request, reply) => {
+  app.get('/svc/tokens', { config: { cors: 'all' }, onRequest: ctx.guard }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const tokens = ctx.csrf;
     if (!tokens) return {};
-    let binding = request.cookies[settings.cookieName];
+    let binding = readCookie(request, settings.cookieName);
     if (!tokens.isBinding(binding)) {
       binding = tokens.newBinding();
       reply.setCookie(settings.cookieName, binding, {

@@ -1,5 +1,5 @@
 /** Stored submissions (DESIGN.md principle 7: typed Kysely, no dialect branches here). */
-import type { Kysely, Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 
@@ -24,26 +24,38 @@ export interface StoredSubmission extends NewSubmission {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+function submissionRow(row: NewSubmission) {
+  // Key order is the column order of the precompiled insert below; keep it fixed.
+  return {
+    uid: row.uid,
+    form_id: row.formId,
+    token_hash: row.tokenHash,
+    title: row.title,
+    status: row.status,
+    is_spam: row.isSpam ? 1 : 0,
+    spam_reasons: JSON.stringify(row.spamReasons),
+    ip: row.ip,
+    values: JSON.stringify(row.values),
+    finished: 1,
+    created_at: row.createdAt,
+    updated_at: row.createdAt,
+  };
+}
+
+/** One compiled insert per database: building and compiling it costs more than running it. */
+const compiledInserts = new WeakMap<object, string>();
+
 export async function insertSubmission(db: Db, row: NewSubmission): Promise<number> {
-  const inserted = await db
-    .insertInto('svc_submissions')
-    .values({
-      uid: row.uid,
-      form_id: row.formId,
-      token_hash: row.tokenHash,
-      title: row.title,
-      status: row.status,
-      is_spam: row.isSpam ? 1 : 0,
-      spam_reasons: JSON.stringify(row.spamReasons),
-      ip: row.ip,
-      values: JSON.stringify(row.values),
-      finished: 1,
-      created_at: row.createdAt,
-      updated_at: row.createdAt,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return inserted.id;
+  const values = submissionRow(row);
+  let sqlText = compiledInserts.get(db);
+  if (sqlText === undefined) {
+    sqlText = db.insertInto('svc_submissions').values(values).returning('id').compile().sql;
+    compiledInserts.set(db, sqlText);
+  }
+  const result = await db.executeQuery<{ id: number }>(CompiledQuery.raw(sqlText, Object.values(values)));
+  const inserted = result.rows[0];
+  if (!inserted) throw new Error('insert returned no id');
+  return Number(inserted.id);
 }
 
 export async function findSubmission(db: Db, id: number): Promise<StoredSubmission | undefined> {
