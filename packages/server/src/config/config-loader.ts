@@ -4,7 +4,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type Config } from './config-schema.js';
 import { applyEnvOverrides } from './config-env.js';
@@ -49,8 +50,25 @@ function readConfigFile(file: string): Record<string, unknown> {
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ConfigError([`${file}: the config must be a mapping of keys`]);
   }
-  return parsed as Record<string, unknown>;
+  return resolveFilePaths(parsed as Record<string, unknown>, dirname(resolve(file)));
 }
+
+/**
+ * Paths written in a config file mean "next to this file", so a config works from any working
+ * directory; paths from the environment or defaults stay relative to the working directory.
+ */
+function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<string, unknown> {
+  const out = { ...raw };
+  if (typeof out.dataDir === 'string') out.dataDir = resolve(base, out.dataDir);
+  const forms = out.forms;
+  if (forms && typeof forms === 'object' && !Array.isArray(forms) && typeof (forms as { dir?: unknown }).dir === 'string') {
+    out.forms = { ...forms, dir: resolve(base, (forms as { dir: string }).dir) };
+  }
+  return out;
+}
+
+/** The demo's config, found from this module so `svc serve --demo` works from any directory. */
+export const DEMO_CONFIG_FILE = fileURLToPath(new URL('../../../../examples/svc.config.yaml', import.meta.url));
 
 function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
@@ -106,7 +124,7 @@ function checkOrigins(config: Config): string[] {
 export function loadConfig(options: LoadConfigOptions = {}): Config {
   const env = options.env ?? process.env;
   const demo = options.demo ?? false;
-  const defaultFile = demo ? 'examples/svc.config.yaml' : existsSync('svc.config.yaml') ? 'svc.config.yaml' : null;
+  const defaultFile = demo ? DEMO_CONFIG_FILE : existsSync('svc.config.yaml') ? 'svc.config.yaml' : null;
   const file = options.file === undefined ? (env.SVC_CONFIG ?? defaultFile) : options.file;
   let raw = file ? readConfigFile(file) : {};
   if (options.values) raw = deepMerge(raw, options.values);
