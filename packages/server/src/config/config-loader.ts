@@ -70,7 +70,8 @@ function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<st
 /** The demo's config, found from this module so `svc serve --demo` works from any directory. */
 export const DEMO_CONFIG_FILE = fileURLToPath(new URL('../../../../examples/svc.config.yaml', import.meta.url));
 
-function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+/** Objects merge key by key; anything else (lists included) is replaced. */
+export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const prev = out[key];

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type SvcApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config/config-loader.js';
+import { deepMerge, loadConfig } from '../../src/config/config-loader.js';
 import type { Config } from '../../src/config/config-schema.js';
 
 export const EXAMPLE_FORMS_DIR = resolve(import.meta.dirname, '../../../../examples/forms');
@@ -53,18 +53,6 @@ export const DEFAULT_TEST_CONFIG = {
   },
   log: { level: 'silent' },
 };
-
-function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const prev = out[key];
-    out[key] =
-      value && typeof value === 'object' && !Array.isArray(value) && prev && typeof prev === 'object' && !Array.isArray(prev)
-        ? deepMerge(prev as Record<string, unknown>, value as Record<string, unknown>)
-        : value;
-  }
-  return out;
-}
 
 export function testConfig(options: TestAppOptions = {}, dataDir: string): Config {
   return loadConfig({
