@@ -1,6 +1,15 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // graphql ships CJS and ESM builds; Vite would pick the ESM one for our imports while mercurius
+    // requires the CJS one, and graphql refuses schemas "from another module or realm". Node's
+    // own resolution already picks the CJS build for both; make tests do the same.
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,

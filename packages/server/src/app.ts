@@ -19,6 +19,8 @@ import { submitRoutes } from './submissions/submit-routes.js';
 import { registerErrorBoundary, sendError, toSvcError } from './http/error-boundary.js';
 import { createCorsPolicies, createHeadlessGuard, preflightHandler } from './http/cors-hooks.js';
 import type { AppContext } from './http/app-context.js';
+import { graphqlRoutes, rewriteGraphqlAlias } from './graphql/graphql-routes.js';
+import { watchForms } from './forms/form-watcher.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -54,6 +56,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       onConstructorPoisoning: 'error',
       return503OnClosing: true,
       // Malformed URLs and over-long parameters are client errors like any other: catalogue body.
+      rewriteUrl: (request) => rewriteGraphqlAlias(request.url),
       frameworkErrors: (error, request, reply) => {
         reply.header('X-Request-Id', request.id);
         return sendError(reply, toSvcError(error, request));
@@ -87,6 +90,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await manifestRoutes(app, context);
     await submitRoutes(app, context);
     await csrfRoutes(app, context);
+    if (config.graphql.enabled) await graphqlRoutes(app, context);
+    const watcher = config.forms.watch ? watchForms(config.forms.dir, forms, app.log) : null;
+    app.addHook('onClose', async () => watcher?.close());
     app.get('/health', async (request, reply) => {
       reply.header('X-Request-Id', request.id);
       return { status: 'ok' };

@@ -145,7 +145,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   if (problems.length === 0) problems.push(...checkOrigins(config as unknown as Config));
   if (problems.length > 0) throw new ConfigError(problems);
-  const typed = config as unknown as Config & { secret: string | null; demo: boolean };
+  const typed = config as unknown as Config & { secret: string | null; demo: boolean; graphql: { introspection: boolean | null } };
   typed.dataDir = resolve(typed.dataDir);
   typed.forms.dir = resolve(typed.forms.dir);
   if (typed.secret === null) {
@@ -153,5 +153,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
     else throw new ConfigError(['secret: required (set SVC_SECRET or SVC_SECRET_FILE; at least 32 characters)']);
   }
   typed.demo = demo;
+  // Resolved here so nothing later reads NODE_ENV: introspection is a development convenience.
+  typed.graphql.introspection = typed.graphql.introspection ?? (demo || env.NODE_ENV === 'development');
   return deepFreeze(typed);
 }

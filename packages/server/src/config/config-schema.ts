@@ -94,6 +94,10 @@ export const ConfigSchema = Type.Object(
     forms: Type.Object(
       {
         dir: Type.String({ default: './forms', description: 'Directory of form definition files (YAML or JSON).' }),
+        watch: Type.Boolean({
+          default: true,
+          description: 'Reload forms when their files change (an invalid edit keeps the previous forms and logs why).',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -111,6 +115,57 @@ export const ConfigSchema = Type.Object(
           default: {},
           description: 'Named profiles (contract §9); explicit entries only.',
         }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    graphql: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Serve GraphQL at /graphql (alias /actions/graphql/api).' }),
+        introspection: Type.Unsafe<boolean | null>({
+          type: ['boolean', 'null'],
+          default: null,
+          description: 'Allow introspection; null = on under NODE_ENV=development or --demo, off otherwise.',
+        }),
+        maxDepth: Type.Integer({ minimum: 1, maximum: 100, default: 15, description: 'Deepest selection allowed.' }),
+        maxComplexity: Type.Integer({
+          minimum: 1,
+          default: 50_000,
+          description: 'Largest query cost allowed (1 per field, lists multiply by their limit or 10).',
+        }),
+        public: Type.Unsafe<{ read: string[]; submit: string[] } | null>({
+          anyOf: [
+            { type: 'null' },
+            {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                read: { type: 'array', items: { type: 'string' }, default: [] },
+                submit: { type: 'array', items: { type: 'string' }, default: [] },
+              },
+            },
+          ],
+          default: null,
+          description:
+            'Forms anyone may read and submit to over GraphQL (handles, or "*"); null = follow headless.forms exposeManifest / allowSubmit.',
+        }),
+        tokens: Type.Array(
+          Type.Object(
+            {
+              name: Type.String({ minLength: 1 }),
+              sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 (hex) of the bearer token; the token itself is never stored.' }),
+              scopes: Type.Array(
+                Type.String({ pattern: '^(forms(:[a-z][a-z0-9-]*)?:read|submissions(:[a-z][a-z0-9-]*)?:create)$' }),
+                { minItems: 1 },
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          {
+            default: [],
+            description:
+              'Bearer tokens: scopes forms:read, forms:<handle>:read, submissions:create, submissions:<handle>:create. A valid token stands in for CSRF.',
+          },
+        ),
       },
       { additionalProperties: false, default: {} },
     ),

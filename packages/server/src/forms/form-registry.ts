@@ -15,6 +15,8 @@ export interface FormRegistry {
   list(): readonly Form[];
   /** Re-read the directory; throws FormDefinitionError (and keeps the current forms) when invalid. */
   reload(): Promise<void>;
+  /** Called after every reload that changed a form. */
+  onChange(listener: () => void): void;
 }
 
 export interface FormRegistryOptions {
@@ -26,6 +28,7 @@ export interface FormRegistryOptions {
 export async function createFormRegistry(options: FormRegistryOptions): Promise<FormRegistry> {
   let forms = new Map<string, Form>();
   let ordered: readonly Form[] = [];
+  const listeners: (() => void)[] = [];
   const now = options.now ?? (() => new Date());
 
   async function reload(): Promise<void> {
@@ -47,8 +50,10 @@ export async function createFormRegistry(options: FormRegistryOptions): Promise<
       );
       next.set(definition.handle, buildForm(definition, identity, version));
     }
+    const changed = next.size !== forms.size || [...next].some(([handle, form]) => forms.get(handle) !== form);
     forms = next;
     ordered = [...next.values()].sort((a, b) => a.id - b.id);
+    if (changed) for (const listener of listeners) listener();
   }
 
   await reload();
@@ -56,5 +61,8 @@ export async function createFormRegistry(options: FormRegistryOptions): Promise<
     get: (handle) => forms.get(handle),
     list: () => ordered,
     reload,
+    onChange: (listener) => {
+      listeners.push(listener);
+    },
   };
 }

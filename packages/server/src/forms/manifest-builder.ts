@@ -18,6 +18,8 @@ export interface ManifestOptions {
 }
 
 export interface CachedManifest {
+  /** The `data` object (the GraphQL headless adapter answers with it). */
+  readonly data: ReturnType<typeof buildManifestData>;
   /** The whole response envelope, serialised. */
   readonly body: string;
   /** Strong ETag (quoted); depends on the definition and the config, not on the build time. */
@@ -126,7 +128,7 @@ export function createManifestCache(options: ManifestOptions, now: () => Date = 
         const { generatedAt: _omit, ...stable } = data;
         const etag = `"${createHash('sha256').update(JSON.stringify(stable)).digest('base64url').slice(0, 27)}"`;
         const body = JSON.stringify({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
-        entry = { body, etag };
+        entry = { data, body, etag };
         cache.set(form, entry);
       }
       return entry;

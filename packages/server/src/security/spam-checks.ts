@@ -10,7 +10,12 @@ import { safeEqual } from './token-crypto.js';
 
 export type SpamReason = 'honeypot' | 'javascript_test';
 
-export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames): SpamReason[] {
+export interface SpamCheckOptions {
+  /** Whether the transport can carry the javascript test at all. */
+  readonly javascriptTest: boolean;
+}
+
+export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames, options: SpamCheckOptions): SpamReason[] {
   const reasons: SpamReason[] = [];
   const { spam } = form.settings;
   if (spam.honeypot) {
@@ -18,7 +23,7 @@ export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames):
     // Absent, renamed or filled in: a real client copies the manifest's name and leaves it empty.
     if (!honeypot || honeypot.name !== names.honeypotName(form) || honeypot.value !== '') reasons.push('honeypot');
   }
-  if (spam.javascriptTest) {
+  if (spam.javascriptTest && options.javascriptTest) {
     const test = meta.javascriptTest;
     if (
       !test ||

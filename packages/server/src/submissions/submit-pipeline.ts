@@ -42,6 +42,13 @@ export interface SubmitInput {
   /** What the transport found: the cookie binding and token, or 'trusted' (e.g. a bearer token). */
   readonly csrf: { readonly binding: string | undefined; readonly token: string | undefined } | 'trusted';
   readonly ip: string | null;
+  /**
+   * Submit every page at once, without a state token: transports with one call per submission
+   * (the GraphQL mutation) use it. Values of all fields are read; all visible fields validated.
+   */
+  readonly wholeForm?: boolean;
+  /** False where the transport has no way to carry the javascript test (GraphQL mutations). */
+  readonly javascriptTest?: boolean;
 }
 
 interface Step {
@@ -59,9 +66,10 @@ function assertCsrf(services: SubmitServices, input: SubmitInput): void {
 }
 
 /** Load (or start) the multi-page state; null result = the request is answered already. */
-function loadState(services: SubmitServices, form: Form, request: SubmitRequest, now: number): MultiPageState | SubmitResult {
+function loadState(services: SubmitServices, form: Form, input: SubmitInput, now: number): MultiPageState | SubmitResult {
+  const { request } = input;
   const fresh: MultiPageState = { formUid: form.uid, pageIndex: 0, pageHistory: [], values: {}, issuedAt: now };
-  if (form.pages.length === 1) return fresh;
+  if (form.pages.length === 1 || input.wholeForm) return fresh;
   const token = request.context.stateToken;
   if (token === undefined) {
     // contract §4: back and submit need to know where the client is.
@@ -90,9 +98,9 @@ function loadState(services: SubmitServices, form: Form, request: SubmitRequest,
 }
 
 /** Only declared fields are read; on a multi-page form only those of the current page. */
-function mergeValues(form: Form, state: MultiPageState, posted: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function mergeValues(form: Form, state: MultiPageState, posted: Readonly<Record<string, unknown>>, wholeForm: boolean): Record<string, unknown> {
   const raw: Record<string, unknown> = { ...state.values };
-  const multiPage = form.pages.length > 1;
+  const multiPage = form.pages.length > 1 && !wholeForm;
   for (const field of form.fields) {
     const handle = field.handle as string;
     if (multiPage && field.pageIndex !== state.pageIndex) continue;
@@ -173,9 +181,16 @@ export async function submitForm(services: SubmitServices, form: Form, input: Su
   const date = services.now();
   const now = date.getTime();
   const { request } = input;
-  const loaded = loadState(services, form, request, now);
+  const loaded = loadState(services, form, input, now);
   if ('httpStatus' in loaded) return loaded;
-  const step: Step = { form, request, multiPage: form.pages.length > 1, state: loaded, raw: mergeValues(form, loaded, request.values) };
+  const wholeForm = input.wholeForm === true;
+  const step: Step = {
+    form,
+    request,
+    multiPage: form.pages.length > 1 && !wholeForm,
+    state: loaded,
+    raw: mergeValues(form, loaded, request.values, wholeForm),
+  };
 
   if (request.intent === 'saveDraft') throw new SvcError('NOT_IMPLEMENTED', 'Drafts are not available yet.');
 
@@ -187,7 +202,7 @@ export async function submitForm(services: SubmitServices, form: Form, input: Su
   }
 
   if (request.intent === 'submit') {
-    const spamReasons = detectSpam(form, request.meta, services.spamFields);
+    const spamReasons = detectSpam(form, request.meta, services.spamFields, { javascriptTest: input.javascriptTest !== false });
     const { values, errors, visibility, normalised } = validateScope(step, 'form');
     if (spamReasons.length > 0) {
       if (form.settings.spam.behavior === 'display_errors') {

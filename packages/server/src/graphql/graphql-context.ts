@@ -1,0 +1,27 @@
+/** What every svc resolver receives under `context.svc`: the app, the caller and request helpers. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Form } from '@svc/core';
+import type { AppContext } from '../http/app-context.js';
+import type { Principal } from './graphql-access.js';
+
+export interface SvcRequestContext {
+  readonly app: AppContext;
+  readonly principal: Principal;
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  /** A fresh CSRF token bound to this client's cookie (set when missing); null when CSRF is off. */
+  csrfToken(): { name: string; value: string } | null;
+}
+
+export interface SvcGraphqlContext {
+  readonly svc: SvcRequestContext;
+}
+
+/** GraphQL names allow [_A-Za-z0-9]; form handles are kebab-case. */
+export function graphqlHandle(form: Pick<Form, 'handle'>): string {
+  return form.handle.replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+export function mutationName(form: Pick<Form, 'handle'>): string {
+  return `save_${graphqlHandle(form)}_Submission`;
+}

@@ -1,0 +1,134 @@
+/** SvcFormInterface, SvcPageInterface and SvcRowInterface (interface.md §2.1–§2.3) and their objects. */
+import {
+  GraphQLBoolean,
+  GraphQLInt,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfigMap,
+} from 'graphql';
+import type { Field, Form, Page, Row } from '@svc/core';
+import { CsrfToken, FormCaptcha, Honeypot } from './graphql-helper-types.js';
+import { FieldInterface, type FieldSource } from './graphql-field-types.js';
+import { deprecatedAlias } from './graphql-deprecated-names.js';
+import { mutationName, type SvcGraphqlContext } from './graphql-context.js';
+
+type Resolvers<T> = GraphQLFieldConfigMap<T, SvcGraphqlContext>;
+
+const allFields = (form: Form): Field[] => form.pages.flatMap((p) => p.rows.flatMap((r) => r.fields));
+const toSources = (form: Form, fields: readonly Field[]): FieldSource[] => fields.map((field) => ({ field, form }));
+
+function rowFields(): Resolvers<{ row: Row; form: Form }> {
+  return {
+    id: { type: GraphQLString, description: 'Unique hash of the row', resolve: ({ row }) => row.id },
+    fields: { type: new GraphQLList(FieldInterface), description: 'Fields of the row', resolve: ({ row, form }) => toSources(form, row.fields) },
+  };
+}
+export const RowInterface = new GraphQLInterfaceType({ name: 'SvcRowInterface', description: 'A row of fields.', fields: rowFields, resolveType: () => 'SvcRow' });
+const RowAlias = deprecatedAlias('RowInterface', RowInterface, rowFields, () => 'SvcRow');
+const RowObject = new GraphQLObjectType({ name: 'SvcRow', interfaces: [RowInterface, RowAlias], fields: rowFields });
+
+function pageFields(): Resolvers<{ page: Page; form: Form }> {
+  return {
+    index: { type: GraphQLInt, description: 'Page index', resolve: ({ page }) => page.index },
+    label: { type: GraphQLString, description: 'Page label', resolve: ({ page }) => page.label },
+    rows: { type: new GraphQLList(RowInterface), description: 'Rows', resolve: ({ page, form }) => page.rows.map((row) => ({ row, form })) },
+  };
+}
+export const PageInterface = new GraphQLInterfaceType({ name: 'SvcPageInterface', description: 'A page of a form.', fields: pageFields, resolveType: () => 'SvcPage' });
+const PageAlias = deprecatedAlias('PageInterface', PageInterface, pageFields, () => 'SvcPage');
+const PageObject = new GraphQLObjectType({ name: 'SvcPage', interfaces: [PageInterface, PageAlias], fields: pageFields });
+
+const listArg = (type: typeof GraphQLInt | typeof GraphQLString, description: string) => ({ type: new GraphQLList(type), description });
+
+function setting<K extends keyof Form['settings']>(key: K, type: typeof GraphQLString | typeof GraphQLBoolean, description: string) {
+  return { type, description, resolve: (form: Form) => form.settings[key] as unknown };
+}
+
+function formFields(): Resolvers<Form> {
+  const S = GraphQLString;
+  const B = GraphQLBoolean;
+  return {
+    id: { type: GraphQLInt, description: 'Form ID', resolve: (f) => f.id },
+    uid: { type: S, description: 'Form UID', resolve: (f) => f.uid },
+    name: { type: S, description: 'Name', resolve: (f) => f.name },
+    handle: { type: S, description: 'Handle', resolve: (f) => f.handle },
+    hash: { type: S, description: 'Hash needed to submit the form', resolve: (f) => f.hash },
+    color: setting('color', S, 'Color'),
+    description: setting('description', S, 'Description'),
+    returnUrl: setting('returnUrl', S, 'Return URL'),
+    storeData: setting('storeData', B, 'Whether submissions are stored'),
+    submissionTitleFormat: setting('submissionTitleFormat', S, 'Title format of new submissions'),
+    submissionMutationName: { type: S, description: "Name of the form's submission mutation", resolve: (f) => mutationName(f) },
+    extraPostUrl: setting('extraPostUrl', S, 'URL that receives a POST with the submitted data'),
+    extraPostTriggerPhrase: setting('extraPostTriggerPhrase', S, 'Phrase in the extra POST response that is logged as an error'),
+    ipCollectingEnabled: setting('ipCollectingEnabled', B, 'Whether IP addresses are stored'),
+    ajax: { ...setting('ajaxEnabled', B, 'Whether ajax is enabled'), deprecationReason: 'Use ajaxEnabled.' },
+    ajaxEnabled: setting('ajaxEnabled', B, 'Whether ajax is enabled'),
+    showSpinner: setting('showSpinner', B, 'Spinner on the submit button'),
+    showLoadingText: setting('showLoadingText', B, 'Loading text on the submit button'),
+    loadingText: setting('loadingText', S, 'Loading text'),
+    defaultStatus: {
+      type: GraphQLInt,
+      description: 'ID of the default status of new submissions',
+      resolve: (f, _args, ctx) => ctx.svc.app.config.submissions.statuses.find((s) => s.handle === f.settings.defaultStatus)?.id ?? null,
+    },
+    formTemplate: setting('formTemplate', S, 'Default formatting template'),
+    gtmEnabled: setting('gtmEnabled', B, 'Tag manager enabled'),
+    gtmId: setting('gtmId', S, 'Tag manager ID'),
+    gtmEventName: setting('gtmEventName', S, 'Tag manager event name'),
+    honeypot: {
+      type: Honeypot.iface,
+      description: 'A fresh honeypot instance',
+      resolve: (f, _args, ctx) => (f.settings.spam.honeypot ? { name: ctx.svc.app.submit.spamFields.honeypotName(f), value: '', hash: null, timestamp: null } : null),
+    },
+    csrfToken: { type: CsrfToken.iface, description: 'A fresh CSRF token', resolve: (_f, _args, ctx) => ctx.svc.csrfToken() },
+    captcha: {
+      type: FormCaptcha.iface,
+      description: 'Captcha configuration',
+      resolve: (f) => ({ name: mutationName(f), handle: f.settings.captcha.provider, enabled: f.settings.captcha.enabled }),
+    },
+    fields: {
+      type: new GraphQLList(FieldInterface),
+      description: 'All fields of the form',
+      args: { id: listArg(GraphQLInt, 'Field IDs'), hash: listArg(S, 'Field hashes'), handle: listArg(S, 'Field handles') },
+      resolve: (f, args: { id?: number[] | null; hash?: string[] | null; handle?: string[] | null }) =>
+        toSources(
+          f,
+          allFields(f).filter(
+            (field) =>
+              (!args.id || args.id.includes(field.id)) &&
+              (!args.hash || args.hash.includes(field.hash)) &&
+              (!args.handle || (field.handle !== null && args.handle.includes(field.handle))),
+          ),
+        ),
+    },
+    pages: { type: new GraphQLList(PageInterface), description: 'Pages', resolve: (f) => f.pages.map((page) => ({ page, form: f })) },
+    mailingListName: {
+      type: new GraphQLList(S),
+      description: 'Names of the mailing-list inputs (mailingList_<hash>)',
+      resolve: (f) => f.fields.filter((field) => field.type === 'mailingList').map((field) => `mailingList_${field.hash}`),
+    },
+    successMessage: setting('successMessage', S, 'Success message'),
+    errorMessage: setting('errorMessage', S, 'Error message'),
+    disableSubmit: setting('disableSubmit', B, 'Disable the submit button while submitting'),
+    disableReset: setting('disableReset', B, 'Reset the disabled state'),
+    enctype: {
+      type: S,
+      description: 'Form enctype',
+      resolve: (f) => (f.fields.some((field) => field.type === 'file') ? 'multipart/form-data' : 'application/x-www-form-urlencoded'),
+    },
+  };
+}
+
+export const FormInterface = new GraphQLInterfaceType({
+  name: 'SvcFormInterface',
+  description: 'A form: settings, pages, fields and security metadata.',
+  fields: formFields,
+  resolveType: () => 'SvcForm',
+});
+const FormAlias = deprecatedAlias('FormInterface', FormInterface, formFields, () => 'SvcForm');
+export const FormObject = new GraphQLObjectType({ name: 'SvcForm', interfaces: [FormInterface, FormAlias], fields: formFields });
+
+export const FORM_TYPES = [FormInterface, FormAlias, FormObject, PageInterface, PageAlias, PageObject, RowInterface, RowAlias, RowObject];

@@ -1,0 +1,89 @@
+/** The small helper interfaces of interface.md §2.7 and their objects. */
+import {
+  GraphQLBoolean,
+  GraphQLInputObjectType,
+  GraphQLInterfaceType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfigMap,
+} from 'graphql';
+import { deprecatedAlias } from './graphql-deprecated-names.js';
+
+type Fields = () => GraphQLFieldConfigMap<unknown, unknown>;
+
+function interfaceWithObject(name: string, objectName: string, description: string, fields: Fields, oldName?: string) {
+  // One object per interface, so the concrete type is always the same.
+  const iface = new GraphQLInterfaceType({ name, description, fields, resolveType: () => objectName });
+  const alias = oldName ? deprecatedAlias(oldName, iface, fields, () => objectName) : null;
+  const object = new GraphQLObjectType({ name: objectName, interfaces: alias ? [iface, alias] : [iface], fields });
+  return { iface, object, alias };
+}
+
+const str = (description: string) => ({ type: GraphQLString, description });
+
+export const Option = interfaceWithObject(
+  'SvcOptionInterface',
+  'SvcOption',
+  'An option of a choice field.',
+  () => ({ value: str('Stored value'), label: str('Shown label'), checked: { type: GraphQLBoolean, description: 'Checked by default' } }),
+  'OptionsInterface',
+);
+
+export const OpinionScale = interfaceWithObject(
+  'SvcOpinionScaleInterface',
+  'SvcOpinionScale',
+  'A step of an opinion scale.',
+  () => ({ value: str('Stored value'), label: str('Shown label') }),
+  'ScalesInterface',
+);
+
+export const Attribute = interfaceWithObject(
+  'SvcAttributeInterface',
+  'SvcAttribute',
+  'An HTML attribute for an input, label, error or instruction element.',
+  () => ({ attribute: str('Attribute name'), value: str('Attribute value') }),
+  'KeyValueMapInterface',
+);
+
+export const Honeypot = interfaceWithObject('SvcHoneypotInterface', 'SvcHoneypot', 'The honeypot input: send it back empty.', () => ({
+  name: str('Input name'),
+  value: str('Input value (empty)'),
+  hash: { type: GraphQLString, deprecationReason: 'Honeypots are named per form; use name.' },
+  timestamp: { type: GraphQLString, deprecationReason: 'No longer used; use name and value.' },
+}));
+
+export const CsrfToken = interfaceWithObject('SvcCsrfTokenInterface', 'SvcCsrfToken', 'A CSRF token and the name to send it under.', () => ({
+  name: str('Parameter name'),
+  value: str('Token'),
+}));
+
+export const FormCaptcha = interfaceWithObject('SvcFormCaptchaInterface', 'SvcFormCaptcha', "The form's captcha configuration.", () => ({
+  name: str("The form's GraphQL mutation name"),
+  handle: str('Captcha provider'),
+  enabled: { type: GraphQLBoolean, description: 'Whether a captcha is required' },
+}));
+
+export const SubmissionCaptcha = interfaceWithObject('SvcSubmissionCaptchaInterface', 'SvcSubmissionCaptcha', 'A captcha response.', () => ({
+  name: str('Response field name'),
+  value: str('Response'),
+}));
+
+function nameValueInput(name: string, description: string) {
+  return new GraphQLInputObjectType({
+    name,
+    description,
+    fields: { name: { type: new GraphQLNonNull(GraphQLString) }, value: { type: new GraphQLNonNull(GraphQLString) } },
+  });
+}
+
+export const HoneypotInput = nameValueInput('SvcHoneypotInputType', 'The honeypot as the form gave it (value empty).');
+export const CaptchaInput = nameValueInput('SvcSubmissionCaptchaInputType', 'A captcha response.');
+export const CsrfTokenInput = nameValueInput('SvcCsrfTokenInputType', 'A CSRF token from the form or /svc/tokens.');
+
+export const attributeList = new GraphQLList(Attribute.iface);
+
+export const HELPER_TYPES = [Option, OpinionScale, Attribute, Honeypot, CsrfToken, FormCaptcha, SubmissionCaptcha].flatMap((t) =>
+  t.alias ? [t.iface, t.object, t.alias] : [t.iface, t.object],
+);

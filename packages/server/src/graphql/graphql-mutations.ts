@@ -1,0 +1,133 @@
+/**
+ * `save_<handle>_Submission` per form (interface.md §4.8, contract §11): one argument per field,
+ * typed by its field type, mapped to the same submit pipeline as REST (whole form in one call).
+ */
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLObjectType,
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigArgumentMap,
+  type GraphQLInputType,
+  type GraphQLInterfaceType,
+} from 'graphql';
+import { SvcError, type Field, type FieldType, type Form } from '@svc/core';
+import { submitForm } from '../submissions/submit-pipeline.js';
+import type { SubmitResult } from '../submissions/submit-response.js';
+import { CaptchaInput, CsrfTokenInput, HoneypotInput } from './graphql-helper-types.js';
+import { graphqlHandle, mutationName, type SvcGraphqlContext } from './graphql-context.js';
+import { submissionFields, type HostTypes, type SubmissionSource } from './graphql-submission-types.js';
+import { csrfFromToken, graphqlErrorFor } from './graphql-errors.js';
+
+const LIST_OF_STRINGS = new GraphQLList(GraphQLString);
+
+const ARGUMENT_TYPES: Readonly<Record<Exclude<FieldType, 'submit' | 'mailingList'>, GraphQLInputType>> = {
+  text: GraphQLString,
+  textarea: GraphQLString,
+  select: GraphQLString,
+  checkbox: GraphQLBoolean,
+  multipleSelect: LIST_OF_STRINGS,
+  checkboxGroup: LIST_OF_STRINGS,
+  radioGroup: GraphQLString,
+  email: GraphQLString,
+  dynamicRecipients: LIST_OF_STRINGS,
+  number: GraphQLFloat,
+  file: LIST_OF_STRINGS,
+  confirmation: GraphQLString,
+  datetime: GraphQLString,
+  opinionScale: GraphQLString,
+  phone: GraphQLString,
+  rating: GraphQLInt,
+  regex: GraphQLString,
+  signature: GraphQLString,
+  table: new GraphQLList(LIST_OF_STRINGS),
+  hidden: GraphQLString,
+};
+
+/** mailingList_<hash> (interface.md §4.8), everything else by handle. */
+export function argumentName(field: Field): string {
+  return field.type === 'mailingList' ? `mailingList_${field.hash}` : (field.handle as string);
+}
+
+function fieldArguments(form: Form): GraphQLFieldConfigArgumentMap {
+  const args: GraphQLFieldConfigArgumentMap = {
+    honeypot: { type: HoneypotInput, description: 'The honeypot, when the form uses one' },
+    captcha: { type: CaptchaInput, description: 'The captcha response, when the form uses one' },
+    csrfToken: { type: CsrfTokenInput, description: 'The CSRF token, unless a bearer token is sent' },
+  };
+  for (const field of form.fields) {
+    const type = field.type === 'mailingList' ? GraphQLInt : ARGUMENT_TYPES[field.type as keyof typeof ARGUMENT_TYPES];
+    args[argumentName(field)] = { type, description: field.label };
+  }
+  return args;
+}
+
+function valuesFromArguments(form: Form, args: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of form.fields) {
+    const name = argumentName(field);
+    if (!Object.hasOwn(args, name)) continue;
+    const value = args[name];
+    values[field.handle as string] = field.type === 'mailingList' ? value === 1 : value;
+  }
+  return values;
+}
+
+/** The submit result as a mutation answer: data on success, one error carrying the status otherwise. */
+function answer(form: Form, result: SubmitResult, values: Record<string, unknown>, date: string): SubmissionSource {
+  const { body } = result;
+  if (body.success) return { form, result: body, values, date };
+  if (body.status === 'validation_failed') {
+    throw graphqlErrorFor('VALIDATION_FAILED', body.message ?? 'The submission is not valid.', { fields: body.errors.fields, form: body.errors.form });
+  }
+  throw graphqlErrorFor(body.status.toUpperCase(), body.errors.form[0] ?? body.message ?? 'The submission was not accepted.', {
+    form: body.errors.form,
+  });
+}
+
+export function createSubmissionMutation(
+  form: Form,
+  submissionInterface: GraphQLInterfaceType,
+  host: Required<HostTypes>,
+): [string, GraphQLFieldConfig<unknown, SvcGraphqlContext>] {
+  const resultType = new GraphQLObjectType<SubmissionSource, SvcGraphqlContext>({
+    name: `${graphqlHandle(form)}_Submission`,
+    description: `A submission of the form "${form.name}".`,
+    interfaces: [submissionInterface],
+    fields: submissionFields(host),
+  });
+  const handle = form.handle;
+  return [
+    mutationName(form),
+    {
+      type: resultType,
+      description: `Create a submission of "${form.name}".`,
+      args: fieldArguments(form),
+      resolve: async (_root, args: Record<string, unknown>, ctx) => {
+        const { app, principal, request } = ctx.svc;
+        // Look the form up again: a reload may have replaced it since the schema was built.
+        const current = app.forms.get(handle);
+        if (!current || !principal.canSubmit(handle)) throw new SvcError('FORM_NOT_FOUND', `Form "${handle}" not found.`);
+        const values = valuesFromArguments(current, args);
+        const honeypot = args.honeypot as { name: string; value: string } | undefined;
+        const captcha = args.captcha as { name: string; value: string } | undefined;
+        const result = await submitForm(app.submit, current, {
+          request: {
+            intent: 'submit',
+            values,
+            meta: { ...(honeypot ? { honeypot } : {}), ...(captcha ? { captchas: [captcha] } : {}) },
+            context: {},
+          },
+          csrf: principal.token ? 'trusted' : csrfFromToken(ctx, (args.csrfToken as { value?: string } | undefined)?.value),
+          ip: request.ip,
+          wholeForm: true,
+          javascriptTest: false,
+        });
+        return answer(current, result, result.body.state.values as Record<string, unknown>, app.submit.now().toISOString());
+      },
+    },
+  ];
+}

@@ -1,0 +1,121 @@
+/** The root query `svc { forms(...) form(...) }` (interface.md §4.8) and the headless adapters (contract §11). */
+import { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
+import { SvcError, type Form } from '@svc/core';
+import { parseSubmitRequest } from '../submissions/submit-request.js';
+import { submitForm } from '../submissions/submit-pipeline.js';
+import { FormInterface } from './graphql-form-types.js';
+import { JsonScalar } from './graphql-scalars.js';
+import type { SvcGraphqlContext } from './graphql-context.js';
+import { csrfFromToken } from './graphql-errors.js';
+
+interface FormArgs {
+  readonly id?: readonly number[] | null;
+  readonly uid?: readonly string[] | null;
+  readonly handle?: readonly string[] | null;
+  readonly limit?: number | null;
+  readonly offset?: number | null;
+  readonly orderBy?: string | null;
+  readonly sort?: string | null;
+}
+
+/** The most forms one `forms` call returns. */
+export const MAX_LIMIT = 100;
+
+const ORDERABLE = { id: (f: Form) => f.id, uid: (f: Form) => f.uid, name: (f: Form) => f.name.toLowerCase(), handle: (f: Form) => f.handle } as const;
+
+const formArgs = {
+  id: { type: new GraphQLList(GraphQLInt), description: 'Narrow by form IDs' },
+  uid: { type: new GraphQLList(GraphQLString), description: 'Narrow by form UIDs' },
+  handle: { type: new GraphQLList(GraphQLString), description: 'Narrow by form handles' },
+  limit: { type: GraphQLInt, description: 'Limit the number of forms' },
+  offset: { type: GraphQLInt, description: 'Skip this many forms' },
+  orderBy: { type: GraphQLString, description: 'Order by id, uid, name or handle' },
+  sort: { type: GraphQLString, description: 'asc or desc' },
+};
+
+/** The forms this caller may read, filtered and ordered as asked. Forbidden forms are simply absent. */
+function selectForms(args: FormArgs, ctx: SvcGraphqlContext): Form[] {
+  const { app, principal } = ctx.svc;
+  const orderBy = args.orderBy ?? 'id';
+  if (!Object.hasOwn(ORDERABLE, orderBy)) throw new SvcError('PAYLOAD_INVALID', 'orderBy must be one of id, uid, name, handle.');
+  const sort = (args.sort ?? 'asc').toLowerCase();
+  if (sort !== 'asc' && sort !== 'desc') throw new SvcError('PAYLOAD_INVALID', 'sort must be asc or desc.');
+  if ((args.limit ?? 0) < 0 || (args.offset ?? 0) < 0) throw new SvcError('PAYLOAD_INVALID', 'limit and offset must not be negative.');
+  const key = ORDERABLE[orderBy as keyof typeof ORDERABLE];
+  const forms = app.forms
+    .list()
+    .filter(
+      (form) =>
+        principal.canRead(form.handle) &&
+        (!args.id || args.id.includes(form.id)) &&
+        (!args.uid || args.uid.includes(form.uid)) &&
+        (!args.handle || args.handle.includes(form.handle)),
+    )
+    .sort((a, b) => {
+      const left = key(a);
+      const right = key(b);
+      const order = left < right ? -1 : left > right ? 1 : 0;
+      return sort === 'asc' ? order : -order;
+    });
+  const offset = args.offset ?? 0;
+  // The cost rule cannot see variable values, so a limit is capped here, where it is known.
+  const limit = Math.min(args.limit ?? MAX_LIMIT, MAX_LIMIT);
+  return forms.slice(offset, offset + limit);
+}
+
+export const SvcQuery = new GraphQLObjectType<unknown, SvcGraphqlContext>({
+  name: 'Svc',
+  description: 'Forms of the service.',
+  fields: () => ({
+    forms: { type: new GraphQLList(FormInterface), args: formArgs, resolve: (_r, args: FormArgs, ctx) => selectForms(args, ctx) },
+    form: { type: FormInterface, args: formArgs, resolve: (_r, args: FormArgs, ctx) => selectForms({ ...args, limit: 1 }, ctx)[0] ?? null },
+  }),
+});
+
+function readableForm(ctx: SvcGraphqlContext, handle: string): Form {
+  const form = ctx.svc.app.forms.get(handle);
+  if (!form || !ctx.svc.principal.canRead(handle)) throw new SvcError('FORM_NOT_FOUND', `Form "${handle.slice(0, 100)}" not found.`);
+  return form;
+}
+
+export function headlessQueryFields(): GraphQLFieldConfigMap<unknown, SvcGraphqlContext> {
+  return {
+    svcHeadlessManifest: {
+      type: JsonScalar,
+      description: 'The REST manifest `data` of a form, for clients that talk GraphQL only.',
+      args: { handle: { type: new GraphQLNonNull(GraphQLString) } },
+      resolve: (_r, args: { handle: string }, ctx) => ctx.svc.app.manifests.get(readableForm(ctx, args.handle)).data,
+    },
+  };
+}
+
+export function headlessMutationFields(): GraphQLFieldConfigMap<unknown, SvcGraphqlContext> {
+  return {
+    svcHeadlessSubmit: {
+      type: JsonScalar,
+      description: 'The REST submit (any intent) answered with the REST submit object.',
+      args: {
+        handle: { type: new GraphQLNonNull(GraphQLString) },
+        intent: { type: new GraphQLNonNull(GraphQLString) },
+        values: { type: JsonScalar },
+        meta: { type: JsonScalar },
+        context: { type: JsonScalar },
+        csrfToken: { type: GraphQLString },
+      },
+      resolve: async (_r, args: { handle: string; intent: string; values?: unknown; meta?: unknown; context?: unknown; csrfToken?: string | null }, ctx) => {
+        const { app, principal, request } = ctx.svc;
+        const form = app.forms.get(args.handle);
+        if (!form || !principal.canSubmit(args.handle)) throw new SvcError('FORM_NOT_FOUND', `Form "${args.handle.slice(0, 100)}" not found.`);
+        const body: Record<string, unknown> = { intent: args.intent, values: args.values ?? {} };
+        if (args.meta !== undefined && args.meta !== null) body.meta = args.meta;
+        if (args.context !== undefined && args.context !== null) body.context = args.context;
+        const result = await submitForm(app.submit, form, {
+          request: parseSubmitRequest(body),
+          csrf: principal.token ? 'trusted' : csrfFromToken(ctx, args.csrfToken ?? undefined),
+          ip: request.ip,
+        });
+        return result.body;
+      },
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The GraphQL endpoint (contract §11): mercurius with JIT at /graphql (alias /actions/graphql/api),
+ * the caller's principal from the Authorization header, query cost limits, introspection by
+ * config, and errors shaped by graphql-errors.ts. The schema is rebuilt when forms change.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import mercurius from 'mercurius';
+import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
+import { SvcError } from '@svc/core';
+import type { AppContext } from '../http/app-context.js';
+import { createHeadlessGuard, preflightHandler } from '../http/cors-hooks.js';
+import { readCookie } from '../http/cookie-reader.js';
+import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
+import { createAccessControl, type Principal } from './graphql-access.js';
+import { buildSvcSchema } from './graphql-schema.js';
+import { formatExecution, GRAPHQL_RESPONSE_TYPE, wantsGraphqlResponse } from './graphql-errors.js';
+import { createQueryCostRule } from './query-cost-rule.js';
+import type { SvcGraphqlContext, SvcRequestContext } from './graphql-context.js';
+
+export const GRAPHQL_PATH = '/graphql';
+export const GRAPHQL_ALIAS = '/actions/graphql/api';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    svcPrincipal?: Principal;
+  }
+}
+
+function csrfIssuer(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  let binding: string | undefined;
+  return () => {
+    const tokens = ctx.csrf;
+    if (!tokens) return null;
+    binding ??= readCookie(request, ctx.config.csrf.cookieName);
+    if (!tokens.isBinding(binding)) {
+      binding = tokens.newBinding();
+      reply.setCookie(ctx.config.csrf.cookieName, binding, {
+        path: '/',
+        httpOnly: true,
+        sameSite: ctx.config.csrf.sameSite,
+        secure: request.protocol === 'https' || ctx.config.csrf.sameSite === 'none',
+        maxAge: ctx.config.csrf.ttlMinutes * 60,
+      });
+    }
+    return { name: CSRF_FIELD_NAME, value: tokens.issue(binding, ctx.submit.now().getTime()) };
+  };
+}
+
+export async function graphqlRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { config } = ctx;
+  const access = createAccessControl(config);
+  const corsGuard = createHeadlessGuard(ctx.cors, true);
+  const rules: ValidationRule[] = [createQueryCostRule({ maxComplexity: config.graphql.maxComplexity, maxDepth: config.graphql.maxDepth })];
+  if (!config.graphql.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+
+  await app.register(mercurius, {
+    schema: buildSvcSchema(ctx.forms.list()),
+    path: GRAPHQL_PATH,
+    jit: 1,
+    graphiql: false,
+    allowBatchedQueries: false,
+    validationRules: rules,
+    additionalRouteOptions: {
+      config: { cors: 'all' },
+      onRequest: [
+        corsGuard,
+        async (request: FastifyRequest) => {
+          // An unknown bearer token is refused outright rather than treated as anonymous.
+          request.svcPrincipal = access.principalFor(request.headers.authorization);
+        },
+      ],
+      // GraphQL-over-HTTP allows `"extensions": null`; mercurius's body schema does not.
+      preValidation: async (request: FastifyRequest) => {
+        const body = request.body as { extensions?: unknown } | undefined;
+        if (body && typeof body === 'object' && body.extensions === null) delete body.extensions;
+      },
+      onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        if (wantsGraphqlResponse(request.headers.accept) && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
+          reply.header('content-type', `${GRAPHQL_RESPONSE_TYPE}; charset=utf-8`);
+        }
+        return payload;
+      },
+    },
+    context: (request: FastifyRequest, reply: FastifyReply): SvcGraphqlContext => {
+      const svc: SvcRequestContext = {
+        app: ctx,
+        principal: request.svcPrincipal ?? access.publicPrincipal,
+        request,
+        reply,
+        csrfToken: csrfIssuer(ctx, request, reply),
+      };
+      return { svc };
+    },
+    errorFormatter: (execution, context) => {
+      const request = (context as { reply?: FastifyReply }).reply?.request;
+      return formatExecution(
+        execution,
+        request?.id ?? 'unknown',
+        (err) => request?.log.error({ err }, 'graphql resolver error'),
+        wantsGraphqlResponse(request?.headers.accept),
+      );
+    },
+  });
+  app.options(GRAPHQL_PATH, { config: { cors: 'all' }, onRequest: corsGuard }, preflightHandler(ctx.cors));
+
+  ctx.forms.onChange(() => {
+    app.graphql.replaceSchema(buildSvcSchema(ctx.forms.list()));
+  });
+}
+
+/** Fastify's rewriteUrl: the alias of interface.md §4.8 serves the same endpoint. */
+export function rewriteGraphqlAlias(url: string | undefined): string {
+  if (!url) return '/';
+  if (url === GRAPHQL_ALIAS || url.startsWith(`${GRAPHQL_ALIAS}?`)) return GRAPHQL_PATH + url.slice(GRAPHQL_ALIAS.length);
+  return url;
+}
+
+export { SvcError };
