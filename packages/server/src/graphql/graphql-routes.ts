@@ -64,9 +64,18 @@ export async function graphqlRoutes(app: FastifyInstance, ctx: AppContext): Prom
       config: { cors: 'all' },
       onRequest: [
         corsGuard,
-        async (request: FastifyRequest) => {
-          // An unknown bearer token is refused outright rather than treated as anonymous.
-          request.svcPrincipal = access.principalFor(request.headers.authorization);
+        async (request: FastifyRequest, reply: FastifyReply) => {
+          try {
+            request.svcPrincipal = access.principalFor(request.headers.authorization);
+          } catch (error) {
+            // An unknown bearer token is refused outright, not downgraded to the public, and in
+            // the GraphQL response shape a GraphQL client can read.
+            if (!(error instanceof SvcError)) throw error;
+            return reply
+              .code(error.status)
+              .header('WWW-Authenticate', 'Bearer')
+              .send({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+          }
         },
       ],
       // GraphQL-over-HTTP allows `"extensions": null`; mercurius's body schema does not.
@@ -115,4 +124,3 @@ export function rewriteGraphqlAlias(url: string | undefined): string {
   return url;
 }
 
-export { SvcError };
