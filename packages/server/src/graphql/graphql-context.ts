@@ -7,8 +7,9 @@ import type { Principal } from './graphql-access.js';
 export interface SvcRequestContext {
   readonly app: AppContext;
   readonly principal: Principal;
-  readonly request: FastifyRequest;
-  readonly reply: FastifyReply;
+  /** Absent when a host schema executes svc resolvers outside an HTTP request. */
+  readonly request?: FastifyRequest;
+  readonly reply?: FastifyReply;
   /** A fresh CSRF token bound to this client's cookie (set when missing); null when CSRF is off. */
   csrfToken(): { name: string; value: string } | null;
 }

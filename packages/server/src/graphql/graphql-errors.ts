@@ -14,7 +14,8 @@ export function graphqlErrorFor(code: string, message: string, extra: Record<str
 }
 
 export function csrfFromToken(ctx: SvcGraphqlContext, token: string | undefined) {
-  return { binding: readCookie(ctx.svc.request, ctx.svc.app.config.csrf.cookieName), token };
+  const { request } = ctx.svc;
+  return { binding: request ? readCookie(request, ctx.svc.app.config.csrf.cookieName) : undefined, token };
 }
 
 /** The client-safe form of one error. */

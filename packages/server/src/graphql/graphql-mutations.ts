@@ -122,7 +122,7 @@ export function createSubmissionMutation(
             context: {},
           },
           csrf: principal.token ? 'trusted' : csrfFromToken(ctx, (args.csrfToken as { value?: string } | undefined)?.value),
-          ip: request.ip,
+          ip: request?.ip ?? null,
           wholeForm: true,
           javascriptTest: false,
         });

@@ -112,7 +112,7 @@ export function headlessMutationFields(): GraphQLFieldConfigMap<unknown, SvcGrap
         const result = await submitForm(app.submit, form, {
           request: parseSubmitRequest(body),
           csrf: principal.token ? 'trusted' : csrfFromToken(ctx, args.csrfToken ?? undefined),
-          ip: request.ip,
+          ip: request?.ip ?? null,
         });
         return result.body;
       },
