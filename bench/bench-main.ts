@@ -6,6 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js';
+import { fullFormQuery } from './graphql-query.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -132,6 +134,46 @@ async function submitScenario(): Promise<Row> {
   });
 }
 
+async function graphqlQueryScenario(): Promise<Row> {
+  // The static types are all the query needs, so no forms are required to generate it.
+  const query = fullFormQuery(buildSvcSchema([]), 'contact');
+  return withTargets(['svc', 'baseline-graphql'], async ([svcPort, basePort]) => {
+    const request = (port: number) => ({
+      url: `http://127.0.0.1:${port}/graphql`,
+      method: 'POST' as const,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    return { scenario: 'graphql-query', ...(await compare(request(svcPort as number), request(basePort as number))) };
+  });
+}
+
+async function graphqlMutationScenario(): Promise<Row> {
+  return withTargets(['svc'], async ([port]) => {
+    const { cookie, token, meta } = await csrfAndMeta(port as number);
+    const mutation = `mutation { save_contact_Submission(firstName: "Ann", lastName: "Lee", email: "ann@example.test",
+      message: "Hello from the benchmark.", honeypot: {name: "${meta.honeypot.name}", value: ""},
+      csrfToken: {name: "SVC_CSRF_TOKEN", value: "${token}"}) { success submissionId } }`;
+    return {
+      scenario: 'graphql-mutation (baseline: REST submit)',
+      ...(await compare(
+        {
+          url: `http://127.0.0.1:${port}/graphql`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify({ query: mutation }),
+        },
+        {
+          url: `http://127.0.0.1:${port}/svc/api/forms/contact/submit`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': token },
+          body: JSON.stringify({ intent: 'submit', values: VALUES, meta }),
+        },
+      )),
+    };
+  });
+}
+
 function printTable(rows: readonly Row[]): void {
   const header = ['scenario', 'svc req/s', 'svc p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio', 'errors'];
   const lines = rows.map((r) => [
@@ -156,7 +198,12 @@ function printTable(rows: readonly Row[]): void {
 async function main(): Promise<void> {
   process.stdout.write(`svc bench: ${DURATION}s per side, ${CONNECTIONS} connections\n`);
   const only = process.argv[2];
-  const scenarios: Record<string, () => Promise<Row>> = { manifest: manifestScenario, submit: submitScenario };
+  const scenarios: Record<string, () => Promise<Row>> = {
+    manifest: manifestScenario,
+    submit: submitScenario,
+    'graphql-query': graphqlQueryScenario,
+    'graphql-mutation': graphqlMutationScenario,
+  };
   const rows: Row[] = [];
   for (const [name, run] of Object.entries(scenarios)) {
     if (!only || only === name) rows.push(await run());

@@ -12,6 +12,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { buildApp } from '../packages/server/src/app.js';
 import { createDatabase } from '../packages/server/src/storage/database-factory.js';
 import { migrateToLatest } from '../packages/server/src/storage/migration-runner.js';
+import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js';
+import mercurius from 'mercurius';
+import { printSchema } from 'graphql';
+import { fullFormQuery } from './graphql-query.js';
 import { loadConfig } from '../packages/server/src/config/config-loader.js';
 
 const kind = process.argv[2];
@@ -64,6 +68,21 @@ async function main(): Promise<void> {
       const row = insert.get(randomUUID(), createHash('sha256').update(token).digest('hex'), `${body.values.firstName} ${body.values.lastName}`, JSON.stringify(body.values), now, now) as { id: number };
       return { success: true, submission: { id: row.id, token } };
     });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    report(app.server.address());
+    return;
+  }
+  if (kind === 'baseline-graphql') {
+    // Bare mercurius with the same schema (as SDL) answering the same query from a static object:
+    // the data svc returned, with __typename telling graphql which concrete type each object is.
+    const svc = await buildApp(benchConfig(), { logger: false });
+    const schema = buildSvcSchema(svc.context.forms.list());
+    const query = fullFormQuery(schema, 'contact');
+    const res = await svc.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ query }) });
+    const data = (res.json() as { data: { svc: unknown } }).data;
+    await svc.close();
+    const app = Fastify({ logger: false });
+    await app.register(mercurius, { schema: printSchema(schema), resolvers: { Query: { svc: () => data.svc } }, jit: 1 });
     await app.listen({ port: 0, host: '127.0.0.1' });
     report(app.server.address());
     return;

@@ -1,9 +1,13 @@
 import { createTestApp } from './support/test-app.js';
+import { findSubmission } from '../src/submissions/submission-repository.js';
 const svc = await createTestApp({ config: { forms: { watch: false }, graphql: { introspection: true } } });
-const q = async (query: string, variables?: object, headers: Record<string,string> = {}) => {
-  const r = await svc.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...headers }, payload: JSON.stringify({ query, variables }) });
-  return { status: r.statusCode, headers: r.headers, body: r.json() };
-};
-const arg = process.argv[2] ?? '{ svc { forms { id uid handle name hash defaultStatus enctype mailingListName submissionMutationName honeypot { name value } csrfToken { name value } captcha { name handle enabled } } } }';
-console.log(JSON.stringify(await q(arg), null, 1));
+const { token, cookie } = await svc.csrf();
+const ks = svc.context.forms.get('kitchen-sink')!;
+const hp = (h: string) => ({ name: svc.context.submit.spamFields.honeypotName(svc.context.forms.get(h)!), value: '' });
+const query = process.argv[2]!.replaceAll('MLHASH', `mailingList_${ks.fieldsByHandle.get('newsletter')!.hash}`);
+const variables = { csrf: { name: 'SVC_CSRF_TOKEN', value: token }, hp: hp(process.argv[3] ?? 'contact') };
+const r = await svc.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', cookie }, payload: JSON.stringify({ query, variables }) });
+console.log(r.statusCode, JSON.stringify(r.json(), null, 1));
+const id = r.json().data?.[Object.keys(r.json().data ?? {})[0] ?? '']?.id;
+if (id) console.log(JSON.stringify(await findSubmission(svc.context.database.db, id), null, 1));
 await svc.close();

@@ -15,6 +15,7 @@ import { createAccessControl, type Principal } from './graphql-access.js';
 import { buildSvcSchema } from './graphql-schema.js';
 import { formatExecution, GRAPHQL_RESPONSE_TYPE, wantsGraphqlResponse } from './graphql-errors.js';
 import { createQueryCostRule } from './query-cost-rule.js';
+import { formListBounds } from './graphql-list-bounds.js';
 import type { SvcGraphqlContext, SvcRequestContext } from './graphql-context.js';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -50,7 +51,10 @@ export async function graphqlRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const { config } = ctx;
   const access = createAccessControl(config);
   const corsGuard = createHeadlessGuard(ctx.cors, true);
-  const rules: ValidationRule[] = [createQueryCostRule({ maxComplexity: config.graphql.maxComplexity, maxDepth: config.graphql.maxDepth })];
+  let listBounds = formListBounds(ctx.forms.list());
+  const rules: ValidationRule[] = [
+    createQueryCostRule({ maxComplexity: config.graphql.maxComplexity, maxDepth: config.graphql.maxDepth, listSizes: () => listBounds }),
+  ];
   if (!config.graphql.introspection) rules.push(NoSchemaIntrospectionCustomRule);
 
   await app.register(mercurius, {
@@ -113,6 +117,7 @@ export async function graphqlRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.options(GRAPHQL_PATH, { config: { cors: 'all' }, onRequest: corsGuard }, preflightHandler(ctx.cors));
 
   ctx.forms.onChange(() => {
+    listBounds = formListBounds(ctx.forms.list());
     app.graphql.replaceSchema(buildSvcSchema(ctx.forms.list()));
   });
 }

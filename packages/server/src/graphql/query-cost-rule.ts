@@ -32,6 +32,11 @@ export interface QueryCostOptions {
   readonly maxDepth: number;
   /** Assumed size of a list field when no `limit` argument bounds it. Default 10. */
   readonly defaultListSize?: number;
+  /**
+   * Known upper bounds of list fields by coordinate (`Type.field`), read once per operation; they
+   * replace defaultListSize for lists the server bounds itself (a form's pages, rows, options).
+   */
+  readonly listSizes?: () => ReadonlyMap<string, number>;
 }
 
 export interface QueryMeasure {
@@ -55,6 +60,7 @@ interface WalkContext {
   readonly schema: GraphQLSchema;
   readonly getFragment: (name: string) => FragmentDefinitionNode | undefined;
   readonly defaultListSize: number;
+  readonly listSizes: ReadonlyMap<string, number> | undefined;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
   readonly variableDefaults: ReadonlyMap<string, ValueNode>;
   /** Per operation, because a fragment's `limit: $var` resolves against that operation's variable defaults; `null` marks a fragment being measured (cycle guard). */
@@ -81,6 +87,7 @@ export function createQueryCostRule(options: QueryCostOptions): ValidationRule {
         (name) => context.getFragment(name) ?? undefined,
         defaultListSize,
         undefined,
+        options.listSizes?.(),
       );
       const error = checkLimits(measure, options);
       if (error !== undefined) context.reportError(new GraphQLError(error.message, { nodes: [node], extensions: { code: error.code } }));
@@ -94,7 +101,7 @@ export function createQueryCostRule(options: QueryCostOptions): ValidationRule {
 export function measureQuery(
   schema: GraphQLSchema,
   document: DocumentNode,
-  options: { defaultListSize?: number; variables?: Record<string, unknown> } = {},
+  options: { defaultListSize?: number; variables?: Record<string, unknown>; listSizes?: ReadonlyMap<string, number> } = {},
 ): QueryMeasure[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations: OperationDefinitionNode[] = [];
@@ -105,7 +112,7 @@ export function measureQuery(
   const defaultListSize = options.defaultListSize ?? DEFAULT_LIST_SIZE;
   return operations.map((operation) => ({
     operation: operation.name?.value ?? null,
-    ...measureOperation(schema, operation, (name) => fragments.get(name), defaultListSize, options.variables),
+    ...measureOperation(schema, operation, (name) => fragments.get(name), defaultListSize, options.variables, options.listSizes),
   }));
 }
 
@@ -132,12 +139,13 @@ function measureOperation(
   getFragment: (name: string) => FragmentDefinitionNode | undefined,
   defaultListSize: number,
   variables: Readonly<Record<string, unknown>> | undefined,
+  listSizes?: ReadonlyMap<string, number>,
 ): Measure {
   const variableDefaults = new Map<string, ValueNode>();
   for (const definition of operation.variableDefinitions ?? []) {
     if (definition.defaultValue !== undefined) variableDefaults.set(definition.variable.name.value, definition.defaultValue);
   }
-  const context: WalkContext = { schema, getFragment, defaultListSize, variables, variableDefaults, fragments: new Map() };
+  const context: WalkContext = { schema, getFragment, defaultListSize, listSizes, variables, variableDefaults, fragments: new Map() };
   return measureSelectionSet(context, schema.getRootType(operation.operation) ?? undefined, operation.selectionSet);
 }
 
@@ -205,7 +213,7 @@ function measureField(context: WalkContext, parentType: GraphQLCompositeType | u
   const child = node.selectionSet
     ? measureSelectionSet(context, isCompositeType(childType) ? childType : undefined, node.selectionSet)
     : NOTHING;
-  const size = field ? listSize(context, field, node) : 1;
+  const size = field ? listSize(context, parentType, field, node) : 1;
   return { cost: saturate(1 + size * child.cost), depth: 1 + child.depth };
 }
 
@@ -223,10 +231,16 @@ function lookupCompositeType(schema: GraphQLSchema, name: string): GraphQLCompos
 }
 
 /** 1 for a non-list field; otherwise the bounded size, and every further list level (`[[T]]`) multiplies by defaultListSize. */
-function listSize(context: WalkContext, field: GraphQLField<unknown, unknown>, node: FieldNode): number {
+function listSize(
+  context: WalkContext,
+  parentType: GraphQLCompositeType | undefined,
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+): number {
   let type: GraphQLOutputType = getNullableType(field.type);
   if (!isListType(type)) return 1;
-  let size = limitValue(context, field, node);
+  const known = parentType ? context.listSizes?.get(`${parentType.name}.${field.name}`) : undefined;
+  let size = limitValue(context, field, node, known);
   type = getNullableType(type.ofType);
   while (isListType(type)) {
     size = saturate(size * context.defaultListSize);
@@ -235,9 +249,9 @@ function listSize(context: WalkContext, field: GraphQLField<unknown, unknown>, n
   return size;
 }
 
-/** The size a `limit` argument asks for, else the schema default of `limit`, else defaultListSize. */
-function limitValue(context: WalkContext, field: GraphQLField<unknown, unknown>, node: FieldNode): number {
-  const fallback = toSize(field.args.find((arg) => arg.name === 'limit')?.defaultValue) ?? context.defaultListSize;
+/** The size a `limit` argument asks for, else the schema default of `limit`, else a known bound, else defaultListSize. */
+function limitValue(context: WalkContext, field: GraphQLField<unknown, unknown>, node: FieldNode, known: number | undefined): number {
+  const fallback = toSize(field.args.find((arg) => arg.name === 'limit')?.defaultValue) ?? known ?? context.defaultListSize;
   const value = node.arguments?.find((arg) => arg.name.value === 'limit')?.value;
   if (value === undefined) return fallback;
   if (value.kind === Kind.INT) return toSize(Number(value.value)) ?? fallback;
