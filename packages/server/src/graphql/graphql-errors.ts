@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import mercurius from 'mercurius';
 import { ERROR_CATALOGUE, SvcError } from '@svc/core';
 import { readCookie } from '../http/cookie-reader.js';
+import { clientErrorToSvcError } from '../http/error-boundary.js';
 import type { SvcGraphqlContext } from './graphql-context.js';
 
 export function graphqlErrorFor(code: string, message: string, extra: Record<string, unknown> = {}): GraphQLError {
@@ -25,6 +26,10 @@ function present(error: GraphQLError, requestId: string, log: (err: unknown) => 
     // Syntax and validation errors (and ours, already shaped) are safe as they are.
     const shaped = original instanceof GraphQLError ? original : error;
     return new GraphQLError(shaped.message, { nodes: error.nodes, positions: error.positions, path: error.path, extensions: shaped.extensions });
+  }
+  const clientError = clientErrorToSvcError(original);
+  if (clientError) {
+    return new GraphQLError(clientError.message, { extensions: { code: clientError.code } });
   }
   if (original instanceof SvcError) {
     const extensions: Record<string, unknown> = { code: original.code };

@@ -22,17 +22,21 @@ export function sendError(reply: FastifyReply, error: SvcError): FastifyReply {
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
 }
 
-/** Turn any thrown value into the SvcError that describes it to a client. */
-export function toSvcError(error: unknown, request: FastifyRequest): SvcError {
+/** The catalogue error for a client (4xx) error raised by fastify or a parser; null for anything else. */
+export function clientErrorToSvcError(error: unknown): SvcError | null {
   if (error instanceof SvcError) return error;
   const status = (error as FastifyError | undefined)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    const code = codeForStatus(status);
-    // Parser details stay in the log; the client learns which rule its body broke.
-    const jsonProblem = error instanceof SyntaxError || (error as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY';
-    const message = code === 'PAYLOAD_INVALID' && jsonProblem ? 'The body is not valid JSON.' : ERROR_CATALOGUE[code].message;
-    return new SvcError(code, message);
-  }
+  if (typeof status !== 'number' || status < 400 || status >= 500) return null;
+  const code = codeForStatus(status);
+  // Parser details stay in the log; the client learns which rule its body broke.
+  const jsonProblem = error instanceof SyntaxError || (error as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY';
+  return new SvcError(code, code === 'PAYLOAD_INVALID' && jsonProblem ? 'The body is not valid JSON.' : ERROR_CATALOGUE[code].message);
+}
+
+/** Turn any thrown value into the SvcError that describes it to a client. */
+export function toSvcError(error: unknown, request: FastifyRequest): SvcError {
+  const known = clientErrorToSvcError(error);
+  if (known) return known;
   request.log.error({ err: error }, 'unhandled error');
   return new SvcError('INTERNAL', `${ERROR_CATALOGUE.INTERNAL.message} (request ${request.id})`);
 }
