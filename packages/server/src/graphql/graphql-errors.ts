@@ -27,14 +27,12 @@ function present(error: GraphQLError, requestId: string, log: (err: unknown) => 
     const shaped = original instanceof GraphQLError ? original : error;
     return new GraphQLError(shaped.message, { nodes: error.nodes, positions: error.positions, path: error.path, extensions: shaped.extensions });
   }
-  const clientError = clientErrorToSvcError(original);
-  if (clientError) {
-    return new GraphQLError(clientError.message, { extensions: { code: clientError.code } });
-  }
-  if (original instanceof SvcError) {
-    const extensions: Record<string, unknown> = { code: original.code };
-    if (original.details !== undefined) extensions.errors = original.details;
-    return new GraphQLError(original.message, { nodes: error.nodes, positions: error.positions, path: error.path, extensions });
+  // SvcErrors and fastify's own 4xx errors (bad body, wrong method) speak the catalogue.
+  const known = clientErrorToSvcError(original) ?? (original instanceof SvcError ? original : null);
+  if (known) {
+    const extensions: Record<string, unknown> = { code: known.code };
+    if (known.details !== undefined) extensions.errors = known.details;
+    return new GraphQLError(known.message, { nodes: error.nodes, positions: error.positions, path: error.path, extensions });
   }
   if (original instanceof mercurius.ErrorWithProps) {
     return new GraphQLError(original.message, { nodes: error.nodes, positions: error.positions, path: error.path, extensions: original.extensions as Record<string, unknown> | undefined });
@@ -66,8 +64,11 @@ export function formatExecution(execution: Execution, requestId: string, log: (e
     const wrapped = (error.originalError as { errors?: unknown } | undefined)?.errors;
     if (Array.isArray(wrapped)) {
       requestError = true;
+      // A mutation over GET arrives wrapped like a validation failure; give it its catalogue code.
+      const methodRefused = (error.originalError as { statusCode?: unknown }).statusCode === 405;
       for (const inner of wrapped as GraphQLError[]) {
-        errors.push(new GraphQLError(inner.message, { nodes: inner.nodes, positions: inner.positions, path: inner.path, extensions: inner.extensions }));
+        const extensions = methodRefused ? { ...inner.extensions, code: 'METHOD_NOT_ALLOWED' } : inner.extensions;
+        errors.push(new GraphQLError(inner.message, { nodes: inner.nodes, positions: inner.positions, path: inner.path, extensions }));
       }
     } else {
       errors.push(present(error, requestId, log));
@@ -75,7 +76,8 @@ export function formatExecution(execution: Execution, requestId: string, log: (e
   }
   let statusCode = execution.data ? 200 : (execution.statusCode ?? 200);
   const only = execution.errors?.length === 1 ? execution.errors[0] : undefined;
-  const originalStatus = (only?.originalError as { statusCode?: unknown } | undefined)?.statusCode;
+  const original = only?.originalError as { statusCode?: unknown; status?: unknown } | undefined;
+  const originalStatus = original instanceof SvcError ? original.status : original?.statusCode;
   if (!execution.data && execution.statusCode === undefined && typeof originalStatus === 'number') statusCode = originalStatus;
   if (requestError && !graphqlResponse && statusCode === 400) {
     // GraphQL-over-HTTP: legacy application/json clients get 200 for documents that fail to parse

@@ -77,7 +77,7 @@ function valuesFromArguments(form: Form, args: Readonly<Record<string, unknown>>
 }
 
 /** The submit result as a mutation answer: data on success, one error carrying the status otherwise. */
-function answer(form: Form, result: SubmitResult, values: Record<string, unknown>, date: string): SubmissionSource {
+function answer(form: Form, result: SubmitResult, values: Readonly<Record<string, unknown>>, date: string): SubmissionSource {
   const { body } = result;
   if (body.success) return { form, result: body, values, date };
   if (body.status === 'validation_failed') {
@@ -126,7 +126,7 @@ export function createSubmissionMutation(
           wholeForm: true,
           javascriptTest: false,
         });
-        return answer(current, result, result.body.state.values as Record<string, unknown>, app.submit.now().toISOString());
+        return answer(current, result, result.stored?.values ?? {}, result.stored?.createdAt ?? app.submit.now().toISOString());
       },
     },
   ];

@@ -47,7 +47,29 @@ function csrfIssuer(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
   };
 }
 
+/** GraphQL-over-HTTP bodies are objects with a string query; anything else is a client error. */
+function assertGraphqlBody(body: unknown): void {
+  if (body === undefined) return;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new SvcError('PAYLOAD_INVALID', 'The body must be a JSON object with a "query".');
+  }
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  if (query !== undefined && typeof query !== 'string') throw new SvcError('PAYLOAD_INVALID', '"query" must be a string.');
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
+    throw new SvcError('PAYLOAD_INVALID', '"variables" must be an object.');
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    throw new SvcError('PAYLOAD_INVALID', '"operationName" must be a string.');
+  }
+}
+
 export async function graphqlRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Its own scope: mercurius sets an error handler on the instance it is registered on, which
+  // must not replace the REST error boundary.
+  await app.register(async (scope) => registerGraphql(scope, ctx));
+}
+
+async function registerGraphql(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config } = ctx;
   const access = createAccessControl(config);
   const corsGuard = createHeadlessGuard(ctx.cors, true);
@@ -66,31 +88,30 @@ export async function graphqlRoutes(app: FastifyInstance, ctx: AppContext): Prom
     validationRules: rules,
     additionalRouteOptions: {
       config: { cors: 'all' },
-      onRequest: [
-        corsGuard,
-        async (request: FastifyRequest, reply: FastifyReply) => {
-          try {
-            request.svcPrincipal = access.principalFor(request.headers.authorization);
-          } catch (error) {
-            // An unknown bearer token is refused outright, not downgraded to the public, and in
-            // the GraphQL response shape a GraphQL client can read.
-            if (!(error instanceof SvcError)) throw error;
-            return reply
-              .code(error.status)
-              .header('WWW-Authenticate', 'Bearer')
-              .send({ errors: [{ message: error.message, extensions: { code: error.code } }] });
-          }
-        },
-      ],
+      // mercurius always sets the route's onRequest itself, so the guard runs at preParsing,
+      // which is still before the body is read.
+      preParsing: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        await corsGuard(request, reply);
+        try {
+          request.svcPrincipal = access.principalFor(request.headers.authorization);
+        } catch (error) {
+          // An unknown bearer token is refused outright, not downgraded to the public.
+          reply.header('WWW-Authenticate', 'Bearer');
+          throw error;
+        }
+        return payload;
+      },
       // GraphQL-over-HTTP allows `"extensions": null`; mercurius's body schema does not.
       preValidation: async (request: FastifyRequest) => {
+        assertGraphqlBody(request.body);
         const body = request.body as { extensions?: unknown } | undefined;
-        if (body && typeof body === 'object' && body.extensions === null) delete body.extensions;
+        if (body && body.extensions === null) delete body.extensions;
       },
       onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
         if (wantsGraphqlResponse(request.headers.accept) && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
           reply.header('content-type', `${GRAPHQL_RESPONSE_TYPE}; charset=utf-8`);
         }
+        if (reply.statusCode === 405) reply.header('Allow', 'POST');
         return payload;
       },
     },

@@ -239,8 +239,10 @@ function listSize(
 ): number {
   let type: GraphQLOutputType = getNullableType(field.type);
   if (!isListType(type)) return 1;
+  // A known bound is a hard upper bound (the server never returns more), so it caps a limit too.
   const known = parentType ? context.listSizes?.get(`${parentType.name}.${field.name}`) : undefined;
   let size = limitValue(context, field, node, known);
+  if (known !== undefined) size = Math.min(size, known);
   type = getNullableType(type.ofType);
   while (isListType(type)) {
     size = saturate(size * context.defaultListSize);

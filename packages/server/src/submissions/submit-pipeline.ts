@@ -171,6 +171,10 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
   return { id, uid, token };
 }
 
+function withStored(result: SubmitResult, values: Values, date: Date): SubmitResult {
+  return { ...result, stored: { values, createdAt: date.toISOString() } };
+}
+
 function successParts(form: Form) {
   const url = form.settings.returnUrl;
   return { message: form.settings.successMessage, redirect: url ? { url, delay: 0 } : null };
@@ -213,8 +217,9 @@ export async function submitForm(services: SubmitServices, form: Form, input: Su
         });
       }
       // contract §4 simulate_success: stored flagged, answered exactly like a real success.
-      const submission = await persist(services, form, storedValues(form, normalised, visibility, values), spamReasons, input.ip, date);
-      return submitResult('submitted', { ...resultParts(step, step.state.pageIndex, null), ...successParts(form), submission });
+      const stored = storedValues(form, normalised, visibility, values);
+      const submission = await persist(services, form, stored, spamReasons, input.ip, date);
+      return withStored(submitResult('submitted', { ...resultParts(step, step.state.pageIndex, null), ...successParts(form), submission }), stored, date);
     }
     if (Object.keys(errors).length > 0) {
       return submitResult('validation_failed', {
@@ -223,8 +228,9 @@ export async function submitForm(services: SubmitServices, form: Form, input: Su
         fieldErrors: errors,
       });
     }
-    const submission = await persist(services, form, storedValues(form, normalised, visibility, values), [], input.ip, date);
-    return submitResult('submitted', { ...resultParts(step, step.state.pageIndex, null), ...successParts(form), submission });
+    const stored = storedValues(form, normalised, visibility, values);
+    const submission = await persist(services, form, stored, [], input.ip, date);
+    return withStored(submitResult('submitted', { ...resultParts(step, step.state.pageIndex, null), ...successParts(form), submission }), stored, date);
   }
 
   // validate and next check the current page (or the whole single-page form).

@@ -45,6 +45,8 @@ export interface SubmitBody {
 export interface SubmitResult {
   readonly httpStatus: number;
   readonly body: SubmitBody;
+  /** On `submitted`: the values as stored (visible fields, normalised) and when; never sent by REST. */
+  readonly stored?: { readonly values: Readonly<Record<string, unknown>>; readonly createdAt: string };
 }
 
 export interface SubmitResultParts {
