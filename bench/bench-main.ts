@@ -38,7 +38,7 @@ interface Measure {
   readonly errors: number;
 }
 
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 async function measure(options: autocannon.Options, seconds: number): Promise<Measure> {
   const result = await autocannon({ ...options, duration: seconds, connections: CONNECTIONS });

@@ -12,7 +12,7 @@ import type { Field, Form, Page, Row } from '@svc/core';
 import { CsrfToken, FormCaptcha, Honeypot } from './graphql-helper-types.js';
 import { FieldInterface, type FieldSource } from './graphql-field-types.js';
 import { deprecatedAlias } from './graphql-deprecated-names.js';
-import { mutationName, type SvcGraphqlContext } from './graphql-context.js';
+import { lazyCsrfToken, mutationName, type SvcGraphqlContext } from './graphql-context.js';
 
 type Resolvers<T> = GraphQLFieldConfigMap<T, SvcGraphqlContext>;
 
@@ -83,7 +83,7 @@ function formFields(): Resolvers<Form> {
       description: 'A fresh honeypot instance',
       resolve: (f, _args, ctx) => (f.settings.spam.honeypot ? { name: ctx.svc.app.submit.spamFields.honeypotName(f), value: '', hash: null, timestamp: null } : null),
     },
-    csrfToken: { type: CsrfToken.iface, description: 'A fresh CSRF token', resolve: (_f, _args, ctx) => ctx.svc.csrfToken() },
+    csrfToken: { type: CsrfToken.iface, description: 'A fresh CSRF token', resolve: (_f, _args, ctx) => lazyCsrfToken(ctx) },
     captcha: {
       type: FormCaptcha.iface,
       description: 'Captcha configuration',

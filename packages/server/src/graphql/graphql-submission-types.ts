@@ -15,7 +15,7 @@ import type { Form } from '@svc/core';
 import type { SubmitBody } from '../submissions/submit-response.js';
 import { CsrfToken, Honeypot, SubmissionCaptcha } from './graphql-helper-types.js';
 import { DateTimeScalar } from './graphql-scalars.js';
-import type { SvcGraphqlContext } from './graphql-context.js';
+import { lazyCsrfToken, type SvcGraphqlContext } from './graphql-context.js';
 
 export interface SubmissionSource {
   readonly form: Form;
@@ -61,7 +61,7 @@ export function submissionFields(host: Required<HostTypes>): () => GraphQLFieldC
     freeformPayload: { type: GraphQLString, description: 'The stored values as JSON', resolve: payload, deprecationReason: 'Use svcPayload.' },
     hash: { type: GraphQLString, description: 'Form hash', resolve: ({ form }) => form.hash },
     captcha: { type: SubmissionCaptcha.iface, description: 'Captcha name and value', resolve: () => null },
-    csrfToken: { type: CsrfToken.iface, description: 'A fresh CSRF token for the next submission', resolve: (_s, _a, ctx) => ctx.svc.csrfToken() },
+    csrfToken: { type: CsrfToken.iface, description: 'A fresh CSRF token for the next submission', resolve: (_s, _a, ctx) => lazyCsrfToken(ctx) },
     honeypot: {
       type: Honeypot.iface,
       description: 'A fresh honeypot for the next submission',
