@@ -14,10 +14,9 @@
  */
 import { GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig, type GraphQLFieldConfigMap } from 'graphql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Form } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { createAccessControl } from './graphql-access.js';
-import { FormInterface } from './graphql-form-types.js';
+import { FormInterface, formView } from './graphql-form-types.js';
 import { svcSchemaParts } from './graphql-schema.js';
 import type { HostTypes } from './graphql-submission-types.js';
 import type { SvcGraphqlContext, SvcRequestContext } from './graphql-context.js';
@@ -54,10 +53,10 @@ export function createSvcEmbedding(app: AppContext, options: { hostTypes?: HostT
       return {
         type: FormInterface,
         description: 'A form of the svc service.',
-        resolve: (source, _args, ctx): Form | null => {
+        resolve: (source, _args, ctx) => {
           const handle = handleOf(source);
-          if (!handle || !ctx.svc.principal.canRead(handle)) return null;
-          return app.forms.get(handle) ?? null;
+          const form = handle && ctx.svc.principal.canRead(handle) ? app.forms.get(handle) : undefined;
+          return form ? formView(form, app) : null;
         },
       };
     },

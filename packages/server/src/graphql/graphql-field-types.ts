@@ -18,6 +18,8 @@ import {
 import { FIELD_TYPES, type AttributeMap, type Field, type FieldType, type Form } from '@svc/core';
 import { attributeList, OpinionScale, Option } from './graphql-helper-types.js';
 import { deprecatedAlias } from './graphql-deprecated-names.js';
+import { materialize, schemaFields, type View } from './graphql-views.js';
+import type { SvcGraphqlContext } from './graphql-context.js';
 
 /** The field plus its form, so a field can resolve references (confirmation target hash). */
 export interface FieldSource {
@@ -25,7 +27,7 @@ export interface FieldSource {
   readonly form: Form;
 }
 
-type FieldConfig = GraphQLFieldConfig<FieldSource, unknown>;
+type FieldConfig = GraphQLFieldConfig<FieldSource, SvcGraphqlContext>;
 
 export function fieldTypeName(type: FieldType): string {
   return `SvcField_${type[0]?.toUpperCase()}${type.slice(1)}`;
@@ -55,7 +57,7 @@ function intProp(name: string, description: string): FieldConfig {
   };
 }
 
-const baseFields = (): GraphQLFieldConfigMap<FieldSource, unknown> => ({
+const baseFields = (): GraphQLFieldConfigMap<FieldSource, SvcGraphqlContext> => ({
   id: { type: GraphQLInt, description: 'ID', resolve: ({ field }) => field.id },
   type: { type: GraphQLString, description: 'Field type, e.g. text', resolve: ({ field }) => field.type },
   label: { type: GraphQLString, description: 'Label', resolve: ({ field }) => field.label },
@@ -79,13 +81,16 @@ const baseFields = (): GraphQLFieldConfigMap<FieldSource, unknown> => ({
   },
 });
 
+const viewBaseFields = () => schemaFields(baseFields());
+const typenameOf = (view: View) => view.__typename;
+
 export const FieldInterface = new GraphQLInterfaceType({
   name: 'SvcFieldInterface',
   description: 'A field of a form; query type-specific properties with `... on SvcField_<Type>`.',
-  fields: baseFields,
-  resolveType: (source: FieldSource) => fieldTypeName(source.field.type),
+  fields: viewBaseFields,
+  resolveType: typenameOf,
 });
-const FieldAlias = deprecatedAlias('FieldInterface', FieldInterface, baseFields, (source: FieldSource) => fieldTypeName(source.field.type));
+const FieldAlias = deprecatedAlias('FieldInterface', FieldInterface, viewBaseFields, typenameOf);
 
 const S = GraphQLString;
 const B = GraphQLBoolean;
@@ -206,11 +211,25 @@ const SPECIFIC: Readonly<Record<FieldType, () => Record<string, FieldConfig>>> =
 
 export const FIELD_OBJECT_TYPES: readonly GraphQLObjectType[] = FIELD_TYPES.map(
   (type) =>
-    new GraphQLObjectType<FieldSource, unknown>({
+    new GraphQLObjectType<View, SvcGraphqlContext>({
       name: fieldTypeName(type),
       interfaces: [FieldInterface, FieldAlias],
-      fields: () => ({ ...baseFields(), ...SPECIFIC[type]() }),
+      fields: () => schemaFields({ ...baseFields(), ...SPECIFIC[type]() }),
     }),
 );
+
+const fieldViews = new WeakMap<Field, View>();
+/** No field resolver reads the context; the views need none. */
+const NO_CONTEXT = {} as SvcGraphqlContext;
+
+/** The view of a field (see graphql-views.ts); a Field belongs to one form version, so it is the key. */
+export function fieldView(field: Field, form: Form): View {
+  let view = fieldViews.get(field);
+  if (!view) {
+    view = materialize(fieldTypeName(field.type), { ...baseFields(), ...SPECIFIC[field.type]() }, { field, form }, NO_CONTEXT);
+    fieldViews.set(field, view);
+  }
+  return view;
+}
 
 export const FIELD_INTERFACES = [FieldInterface, FieldAlias];

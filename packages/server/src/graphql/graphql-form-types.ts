@@ -10,35 +10,45 @@ import {
 } from 'graphql';
 import type { Field, Form, Page, Row } from '@svc/core';
 import { CsrfToken, FormCaptcha, Honeypot } from './graphql-helper-types.js';
-import { FieldInterface, type FieldSource } from './graphql-field-types.js';
+import { FieldInterface, fieldView } from './graphql-field-types.js';
+import { materialize, schemaFields, type View } from './graphql-views.js';
+import type { AppContext } from '../http/app-context.js';
 import { deprecatedAlias } from './graphql-deprecated-names.js';
 import { lazyCsrfToken, mutationName, type SvcGraphqlContext } from './graphql-context.js';
 
 type Resolvers<T> = GraphQLFieldConfigMap<T, SvcGraphqlContext>;
 
 const allFields = (form: Form): Field[] => form.pages.flatMap((p) => p.rows.flatMap((r) => r.fields));
-const toSources = (form: Form, fields: readonly Field[]): FieldSource[] => fields.map((field) => ({ field, form }));
 
-function rowFields(): Resolvers<{ row: Row; form: Form }> {
+/** Rows and pages are served from views (graphql-views.ts), so their fields need no resolvers. */
+function rowFields(): Resolvers<View> {
   return {
-    id: { type: GraphQLString, description: 'Unique hash of the row', resolve: ({ row }) => row.id },
-    fields: { type: new GraphQLList(FieldInterface), description: 'Fields of the row', resolve: ({ row, form }) => toSources(form, row.fields) },
+    id: { type: GraphQLString, description: 'Unique hash of the row' },
+    fields: { type: new GraphQLList(FieldInterface), description: 'Fields of the row' },
   };
 }
 export const RowInterface = new GraphQLInterfaceType({ name: 'SvcRowInterface', description: 'A row of fields.', fields: rowFields, resolveType: () => 'SvcRow' });
 const RowAlias = deprecatedAlias('RowInterface', RowInterface, rowFields, () => 'SvcRow');
 const RowObject = new GraphQLObjectType({ name: 'SvcRow', interfaces: [RowInterface, RowAlias], fields: rowFields });
 
-function pageFields(): Resolvers<{ page: Page; form: Form }> {
+function pageFields(): Resolvers<View> {
   return {
-    index: { type: GraphQLInt, description: 'Page index', resolve: ({ page }) => page.index },
-    label: { type: GraphQLString, description: 'Page label', resolve: ({ page }) => page.label },
-    rows: { type: new GraphQLList(RowInterface), description: 'Rows', resolve: ({ page, form }) => page.rows.map((row) => ({ row, form })) },
+    index: { type: GraphQLInt, description: 'Page index' },
+    label: { type: GraphQLString, description: 'Page label' },
+    rows: { type: new GraphQLList(RowInterface), description: 'Rows' },
   };
 }
 export const PageInterface = new GraphQLInterfaceType({ name: 'SvcPageInterface', description: 'A page of a form.', fields: pageFields, resolveType: () => 'SvcPage' });
 const PageAlias = deprecatedAlias('PageInterface', PageInterface, pageFields, () => 'SvcPage');
 const PageObject = new GraphQLObjectType({ name: 'SvcPage', interfaces: [PageInterface, PageAlias], fields: pageFields });
+
+function rowView(row: Row, form: Form): View {
+  return { __typename: 'SvcRow', id: row.id, fields: row.fields.map((field) => fieldView(field, form)) };
+}
+
+function pageView(page: Page, form: Form): View {
+  return { __typename: 'SvcPage', index: page.index, label: page.label, rows: page.rows.map((row) => rowView(row, form)) };
+}
 
 const listArg = (type: typeof GraphQLInt | typeof GraphQLString, description: string) => ({ type: new GraphQLList(type), description });
 
@@ -83,7 +93,7 @@ function formFields(): Resolvers<Form> {
       description: 'A fresh honeypot instance',
       resolve: (f, _args, ctx) => (f.settings.spam.honeypot ? { name: ctx.svc.app.submit.spamFields.honeypotName(f), value: '', hash: null, timestamp: null } : null),
     },
-    csrfToken: { type: CsrfToken.iface, description: 'A fresh CSRF token', resolve: (_f, _args, ctx) => lazyCsrfToken(ctx) },
+    csrfToken: { type: CsrfToken.iface, description: 'A fresh CSRF token' },
     captcha: {
       type: FormCaptcha.iface,
       description: 'Captcha configuration',
@@ -93,18 +103,8 @@ function formFields(): Resolvers<Form> {
       type: new GraphQLList(FieldInterface),
       description: 'All fields of the form',
       args: { id: listArg(GraphQLInt, 'Field IDs'), hash: listArg(S, 'Field hashes'), handle: listArg(S, 'Field handles') },
-      resolve: (f, args: { id?: number[] | null; hash?: string[] | null; handle?: string[] | null }) =>
-        toSources(
-          f,
-          allFields(f).filter(
-            (field) =>
-              (!args.id || args.id.includes(field.id)) &&
-              (!args.hash || args.hash.includes(field.hash)) &&
-              (!args.handle || (field.handle !== null && args.handle.includes(field.handle))),
-          ),
-        ),
     },
-    pages: { type: new GraphQLList(PageInterface), description: 'Pages', resolve: (f) => f.pages.map((page) => ({ page, form: f })) },
+    pages: { type: new GraphQLList(PageInterface), description: 'Pages' },
     mailingListName: {
       type: new GraphQLList(S),
       description: 'Names of the mailing-list inputs (mailingList_<hash>)',
@@ -122,13 +122,56 @@ function formFields(): Resolvers<Form> {
   };
 }
 
+interface FieldArgs {
+  readonly id?: readonly number[] | null;
+  readonly hash?: readonly string[] | null;
+  readonly handle?: readonly string[] | null;
+}
+
+/** The two form fields that differ per request; everything else is read from the view. */
+const DYNAMIC_FORM_FIELDS = {
+  csrfToken: (_view: View, _args: unknown, ctx: SvcGraphqlContext) => lazyCsrfToken(ctx),
+  fields: (view: View, args: FieldArgs) =>
+    (view.allFields as View[]).filter(
+      (field) =>
+        (!args.id || args.id.includes(field.id as number)) &&
+        (!args.hash || args.hash.includes(field.hash as string)) &&
+        (!args.handle || (field.handle !== null && args.handle.includes(field.handle as string))),
+    ),
+};
+const viewFormFields = () => schemaFields(formFields(), DYNAMIC_FORM_FIELDS);
+
 export const FormInterface = new GraphQLInterfaceType({
   name: 'SvcFormInterface',
   description: 'A form: settings, pages, fields and security metadata.',
-  fields: formFields,
+  fields: viewFormFields,
   resolveType: () => 'SvcForm',
 });
-const FormAlias = deprecatedAlias('FormInterface', FormInterface, formFields, () => 'SvcForm');
-export const FormObject = new GraphQLObjectType({ name: 'SvcForm', interfaces: [FormInterface, FormAlias], fields: formFields });
+const FormAlias = deprecatedAlias('FormInterface', FormInterface, viewFormFields, () => 'SvcForm');
+export const FormObject = new GraphQLObjectType({ name: 'SvcForm', interfaces: [FormInterface, FormAlias], fields: viewFormFields });
+
+const NOT_MATERIALISED = new Set(['csrfToken', 'fields', 'pages']);
+/** Views per app (honeypot names and status ids are per installation), then per form version. */
+const formViews = new WeakMap<AppContext, WeakMap<Form, View>>();
+
+/** The GraphQL source of a form, built once per form version. */
+export function formView(form: Form, app: AppContext): View {
+  let perApp = formViews.get(app);
+  if (!perApp) {
+    perApp = new WeakMap();
+    formViews.set(app, perApp);
+  }
+  let view = perApp.get(form);
+  if (!view) {
+    const context = { svc: { app } } as SvcGraphqlContext;
+    view = {
+      ...materialize('SvcForm', formFields(), form, context, NOT_MATERIALISED),
+      pages: form.pages.map((page) => pageView(page, form)),
+      allFields: allFields(form).map((field) => fieldView(field, form)),
+    };
+    perApp.set(form, view);
+  }
+  return view;
+}
 
 export const FORM_TYPES = [FormInterface, FormAlias, FormObject, PageInterface, PageAlias, PageObject, RowInterface, RowAlias, RowObject];

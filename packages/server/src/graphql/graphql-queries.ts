@@ -3,7 +3,7 @@ import { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLStri
 import { SvcError, type Form } from '@svc/core';
 import { parseSubmitRequest } from '../submissions/submit-request.js';
 import { submitForm } from '../submissions/submit-pipeline.js';
-import { FormInterface } from './graphql-form-types.js';
+import { FormInterface, formView } from './graphql-form-types.js';
 import { JsonScalar } from './graphql-scalars.js';
 import type { SvcGraphqlContext } from './graphql-context.js';
 import { csrfFromToken } from './graphql-errors.js';
@@ -67,8 +67,19 @@ export const SvcQuery = new GraphQLObjectType<unknown, SvcGraphqlContext>({
   name: 'Svc',
   description: 'Forms of the service.',
   fields: () => ({
-    forms: { type: new GraphQLList(FormInterface), args: formArgs, resolve: (_r, args: FormArgs, ctx) => selectForms(args, ctx) },
-    form: { type: FormInterface, args: formArgs, resolve: (_r, args: FormArgs, ctx) => selectForms({ ...args, limit: 1 }, ctx)[0] ?? null },
+    forms: {
+      type: new GraphQLList(FormInterface),
+      args: formArgs,
+      resolve: (_r, args: FormArgs, ctx) => selectForms(args, ctx).map((form) => formView(form, ctx.svc.app)),
+    },
+    form: {
+      type: FormInterface,
+      args: formArgs,
+      resolve: (_r, args: FormArgs, ctx) => {
+        const [form] = selectForms({ ...args, limit: 1 }, ctx);
+        return form ? formView(form, ctx.svc.app) : null;
+      },
+    },
   }),
 });
 
