@@ -21,6 +21,9 @@ import { createCorsPolicies, createHeadlessGuard, preflightHandler } from './htt
 import type { AppContext } from './http/app-context.js';
 import { graphqlRoutes, rewriteGraphqlAlias } from './graphql/graphql-routes.js';
 import { watchForms } from './forms/form-watcher.js';
+import { createDraftService } from './drafts/draft-service.js';
+import { createIdempotencyStore } from './submissions/idempotency-store.js';
+import { startPurgeJob } from './storage/purge-job.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -68,12 +71,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const csrf = config.csrf.enabled ? createCsrfTokens(secret, config.csrf.ttlMinutes) : null;
     const spamFields = createSpamFieldNames(secret);
     const cors = createCorsPolicies(config);
+    const drafts = createDraftService(database.db, secret, config.drafts.ttlDays, now);
+    const idempotency = createIdempotencyStore(database.db);
     const context: AppContext = {
       config,
       database,
       forms,
       manifests: createManifestCache({ csrfEnabled: csrf !== null, spamFields }, now),
-      submit: { db: database.db, csrf, stateTokens: createStateTokens(secret), spamFields, now },
+      submit: { db: database.db, csrf, stateTokens: createStateTokens(secret), spamFields, drafts, idempotency, now },
+      drafts,
+      idempotency,
       csrf,
       cors,
       guard: createHeadlessGuard(cors, config.headless.enabled),
@@ -92,7 +99,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await csrfRoutes(app, context);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     const watcher = config.forms.watch ? watchForms(config.forms.dir, forms, app.log) : null;
-    app.addHook('onClose', async () => watcher?.close());
+    const purger = startPurgeJob(context, app.log);
+    app.addHook('onClose', async () => {
+      watcher?.close();
+      purger.stop();
+    });
     app.get('/health', async (request, reply) => {
       reply.header('X-Request-Id', request.id);
       return { status: 'ok' };

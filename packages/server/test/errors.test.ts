@@ -127,9 +127,9 @@ describe('refusals over HTTP', () => {
       expectRefusal(res, 415, 'MEDIA_TYPE_UNSUPPORTED');
     });
 
-    it('answers the saveDraft intent with 501 NOT_IMPLEMENTED until drafts arrive', async () => {
-      const res = await svc.submit('contact', { intent: 'saveDraft', values: { firstName: 'Ann' } });
-      expectRefusal(res, 501, 'NOT_IMPLEMENTED');
+    it('refuses a malformed Idempotency-Key header with 400 PAYLOAD_INVALID', async () => {
+      const res = await svc.submit('contact', { intent: 'validate', values: {} }, { 'idempotency-key': 'x'.repeat(201) });
+      expectRefusal(res, 400, 'PAYLOAD_INVALID');
     });
   });
 

@@ -9,6 +9,7 @@ import { FormDefinitionError } from '../forms/definition-loader.js';
 import { runServe } from './serve-command.js';
 import { runMigrate } from './migrate-command.js';
 import { runFormsCheck } from './forms-check-command.js';
+import { runPurge } from './purge-command.js';
 
 const USAGE = `Usage: svc <command> [options]
 
@@ -16,6 +17,7 @@ Commands:
   serve [--config FILE] [--demo]   start the service (--demo: example forms, generated secret)
   migrate [--config FILE]          apply database migrations and exit
   forms check [DIR] [--config FILE] validate form definitions; every problem is listed
+  purge [--config FILE]            delete expired drafts and idempotency keys now
 
 Config: --config FILE, else SVC_CONFIG, else ./svc.config.yaml when present; SVC_* variables override keys.`;
 
@@ -33,6 +35,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const common = { configFile: values.config, demo: values.demo ?? false };
   if (command === 'serve') return runServe(common);
   if (command === 'migrate') return runMigrate(common);
+  if (command === 'purge') return runPurge(common);
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
   process.stderr.write(`Unknown command: ${positionals.join(' ')}\n\n${USAGE}\n`);
   return 2;

@@ -182,6 +182,12 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    drafts: Type.Object(
+      {
+        ttlDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a saved draft can be resumed; then it is purged.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     submissions: Type.Object(
       {
         statuses: Type.Array(Status, {

@@ -7,6 +7,8 @@ import type { ManifestCache } from '../forms/manifest-builder.js';
 import type { SubmitServices } from '../submissions/submit-pipeline.js';
 import type { CsrfTokens } from '../security/csrf-tokens.js';
 import type { CorsPolicies, HeadlessGuard } from './cors-hooks.js';
+import type { DraftService } from '../drafts/draft-service.js';
+import type { IdempotencyStore } from '../submissions/idempotency-store.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -15,6 +17,8 @@ export interface AppContext {
   readonly manifests: ManifestCache;
   readonly submit: SubmitServices;
   readonly csrf: CsrfTokens | null;
+  readonly drafts: DraftService;
+  readonly idempotency: IdempotencyStore;
   readonly cors: CorsPolicies;
   /** onRequest hook for every headless route: request id, headless switch, CORS. */
   readonly guard: HeadlessGuard;

@@ -44,8 +44,33 @@ export interface SubmissionsTable {
   updated_at: string;
 }
 
+export interface DraftsTable {
+  id: Generated<number>;
+  form_id: number;
+  /** SHA-256 (hex) of the draft token. */
+  token_hash: string;
+  /** AES-256-GCM sealed {values, pageIndex, pageHistory} under a key derived from the draft key. */
+  payload: string;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  /** SHA-256 of form id and the client's key. */
+  key_hash: string;
+  form_id: number;
+  request_hash: string;
+  /** Null while the first request is still being answered. */
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
   svc_submissions: SubmissionsTable;
+  svc_drafts: DraftsTable;
+  svc_idempotency_keys: IdempotencyKeysTable;
 }

@@ -5,6 +5,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DatabaseHandle, DialectName } from './database-factory.js';
 import * as createCoreTables from './migrations/202611220900-create-core-tables.js';
+import * as createDraftsAndIdempotency from './migrations/202611221000-create-drafts-and-idempotency.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -13,6 +14,7 @@ interface DialectMigration {
 /** In order; a new migration is appended here and never edited once released. */
 const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611220900-create-core-tables': createCoreTables,
+  '202611221000-create-drafts-and-idempotency': createDraftsAndIdempotency,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
