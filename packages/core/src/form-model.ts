@@ -313,6 +313,20 @@ export interface SpamSettings {
   readonly javascriptTest: boolean;
   /** contract §4: `simulate_success` stores flagged and answers as if accepted. */
   readonly behavior: 'simulate_success' | 'display_errors';
+  /** Words or phrases (`*` matches anything) that mark a submission as spam, case-insensitive. */
+  readonly blockedKeywords: readonly string[];
+  /** Addresses typed into email fields that mark spam: `ann@x.test`, `*@spam.test`. */
+  readonly blockedEmails: readonly string[];
+  /** Client IPs or CIDR ranges that mark spam. */
+  readonly blockedIps: readonly string[];
+}
+
+/** Per-form submission limits (issue #4); spam-flagged submissions do not count. */
+export interface SubmissionLimits {
+  /** Stored submissions at most, ever. */
+  readonly total: number | null;
+  /** At most `count` submissions from one client IP per `periodMinutes`. */
+  readonly perIp: { readonly count: number; readonly periodMinutes: number } | null;
 }
 
 /** The form settings of interface.md §2.1, as written in a definition file. */
@@ -345,6 +359,7 @@ export interface FormSettings {
   readonly spam: SpamSettings;
   /** The captcha this form uses; providers and keys come from config (issue #4). */
   readonly captcha: CaptchaSettings;
+  readonly limits: SubmissionLimits;
 }
 
 export interface CaptchaSettings {

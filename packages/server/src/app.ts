@@ -24,6 +24,8 @@ import { watchForms } from './forms/form-watcher.js';
 import { createDraftService } from './drafts/draft-service.js';
 import { createIdempotencyStore } from './submissions/idempotency-store.js';
 import { startPurgeJob } from './storage/purge-job.js';
+import { createSpamLists } from './security/spam-lists.js';
+import { createIpHasher } from './security/token-crypto.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -78,7 +80,17 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       database,
       forms,
       manifests: createManifestCache({ csrfEnabled: csrf !== null, spamFields }, now),
-      submit: { db: database.db, csrf, stateTokens: createStateTokens(secret), spamFields, drafts, idempotency, now },
+      submit: {
+        db: database.db,
+        csrf,
+        stateTokens: createStateTokens(secret),
+        spamFields,
+        drafts,
+        idempotency,
+        spamLists: createSpamLists(config.spam),
+        ipHash: createIpHasher(secret),
+        now,
+      },
       drafts,
       idempotency,
       csrf,

@@ -11,6 +11,7 @@ import { ConfigSchema, type Config } from './config-schema.js';
 import { applyEnvOverrides } from './config-env.js';
 import { createAjv } from '../http/ajv-factory.js';
 import { isValidOriginEntry } from '../security/origin-policy.js';
+import { ipEntryProblem } from '../security/ip-ranges.js';
 
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -119,6 +120,10 @@ function checkOrigins(config: Config): string[] {
       }
     });
   }
+  config.spam.blockedIps.forEach((entry, index) => {
+    const problem = ipEntryProblem(entry);
+    if (problem) problems.push(`spam.blockedIps.${index}: ${problem}`);
+  });
   return problems;
 }
 

@@ -182,6 +182,14 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    spam: Type.Object(
+      {
+        blockedKeywords: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Site-wide blocked words or phrases (`*` wildcard).' }),
+        blockedEmails: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Site-wide blocked email addresses (`*@domain` wildcard).' }),
+        blockedIps: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Site-wide blocked client IPs or CIDR ranges.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     drafts: Type.Object(
       {
         ttlDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a saved draft can be resumed; then it is purged.' }),

@@ -7,6 +7,7 @@ import type { FieldDefinition, RuleDefinition } from '@svc/core';
 import { formatPath, type PathProblem, type PathSegments } from './definition-problems.js';
 import type { FieldLocation, NormalisedDefinition } from './definition-normalise.js';
 import { checkTitleFormat } from '../submissions/submission-title.js';
+import { ipEntryProblem } from '../security/ip-ranges.js';
 
 /** Operators whose `val` is a list (interface.md §2.5 criteria, contract §2). */
 const LIST_OPERATORS = new Set(['isOneOf', 'isNotOneOf']);
@@ -35,6 +36,10 @@ export function checkDefinition(normalised: NormalisedDefinition): PathProblem[]
   if (settings.successBehavior === 'redirect' && settings.returnUrl === null) {
     report(['settings', 'successBehavior'], '`redirect` needs settings.returnUrl');
   }
+  settings.spam.blockedIps.forEach((entry, index) => {
+    const problem = ipEntryProblem(entry);
+    if (problem) report(['settings', 'spam', 'blockedIps', index], problem);
+  });
   const titleProblem = checkTitleFormat(settings.submissionTitleFormat);
   if (titleProblem) report(['settings', 'submissionTitleFormat'], `is not a valid template: ${titleProblem}`);
   return problems;

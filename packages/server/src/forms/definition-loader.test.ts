@@ -141,7 +141,7 @@ describe('loadFormDefinitions', () => {
     expect(partial?.settings).toEqual({
       ...DEFAULT_FORM_SETTINGS,
       storeData: false,
-      spam: { honeypot: true, javascriptTest: true, behavior: 'simulate_success' },
+      spam: { ...DEFAULT_FORM_SETTINGS.spam, javascriptTest: true },
       captcha: { enabled: true, provider: null },
     });
     expect(bare?.uid).toBeUndefined();
@@ -150,6 +150,7 @@ describe('loadFormDefinitions', () => {
 
   const failing: readonly (readonly [string, string, string, string])[] = [
     ['duplicate field handles', form(TEXT_A + TEXT_A), 'fields[1].handle', 'duplicate field handle "a"'],
+    ['a blocked IP that is not an IP', form(TEXT_A, 'settings:\n  spam: { blockedIps: ["10.0.0.0/8", "nope", "10.1.2.3/40"] }\n'), 'settings.spam.blockedIps[1]', 'not an IP address'],
     ['a rule target that does not exist', form(TEXT_A + '  - { type: text, handle: b, label: B, rules: { show: true, type: all, criteria: [ { tgt: nope, o: "=", val: x } ] } }\n'), 'fields[1].rules.criteria[0].tgt', 'no input field "nope"'],
     ['a rule that targets its own field', form('  - { type: text, handle: a, label: A, rules: { show: false, type: any, criteria: [ { tgt: a, o: isEmpty } ] } }\n'), 'fields[0].rules.criteria[0].tgt', 'itself'],
     ['a list operator without a list', form(TEXT_A + '  - { type: text, handle: b, label: B, rules: { show: true, type: all, criteria: [ { tgt: a, o: isOneOf, val: x } ] } }\n'), 'fields[1].rules.criteria[0].val', 'must be a list'],

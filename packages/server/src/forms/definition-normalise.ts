@@ -42,7 +42,8 @@ export const DEFAULT_FORM_SETTINGS: FormSettings = {
   disableSubmit: true,
   disableReset: false,
   saveRedirectUrl: null,
-  spam: { honeypot: true, javascriptTest: false, behavior: 'simulate_success' },
+  spam: { honeypot: true, javascriptTest: false, behavior: 'simulate_success', blockedKeywords: [], blockedEmails: [], blockedIps: [] },
+  limits: { total: null, perIp: null },
   captcha: { enabled: false, provider: null },
 };
 
@@ -116,7 +117,8 @@ function normaliseSettings(raw: Readonly<Record<string, unknown>>): FormSettings
   // The schema checked every key and type, so spreading over the defaults yields FormSettings.
   const spam = { ...DEFAULT_FORM_SETTINGS.spam, ...(raw['spam'] as object | undefined) };
   const captcha = { ...DEFAULT_FORM_SETTINGS.captcha, ...(raw['captcha'] as object | undefined) };
-  return { ...DEFAULT_FORM_SETTINGS, ...raw, spam, captcha } as FormSettings;
+  const limits = { ...DEFAULT_FORM_SETTINGS.limits, ...(raw['limits'] as object | undefined) };
+  return { ...DEFAULT_FORM_SETTINGS, ...raw, spam, captcha, limits } as FormSettings;
 }
 
 function normaliseField(raw: RawField): FieldDefinition {

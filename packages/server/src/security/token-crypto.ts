@@ -13,6 +13,12 @@ export function hmac(key: Buffer, data: string): string {
   return createHmac('sha256', key).update(data).digest('base64url');
 }
 
+/** A keyed hash of client IPs: recognisable for limits, not reversible from a database dump. */
+export function createIpHasher(secret: string): (ip: string) => string {
+  const key = deriveKey(secret, 'client-ip');
+  return (ip) => hmac(key, ip);
+}
+
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }

@@ -37,6 +37,8 @@ export interface SubmissionsTable {
   /** JSON array of reason codes. */
   spam_reasons: string;
   ip: string | null;
+  /** HMAC of the client IP under the server secret, for per-IP limits. */
+  ip_hash: string | null;
   /** JSON object handle -> normalised value. */
   values: string;
   finished: number;

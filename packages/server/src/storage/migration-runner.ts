@@ -6,6 +6,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { DatabaseHandle, DialectName } from './database-factory.js';
 import * as createCoreTables from './migrations/202611220900-create-core-tables.js';
 import * as createDraftsAndIdempotency from './migrations/202611221000-create-drafts-and-idempotency.js';
+import * as addSubmissionIpHash from './migrations/202611221100-add-submission-ip-hash.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -15,6 +16,7 @@ interface DialectMigration {
 const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611220900-create-core-tables': createCoreTables,
   '202611221000-create-drafts-and-idempotency': createDraftsAndIdempotency,
+  '202611221100-add-submission-ip-hash': addSubmissionIpHash,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

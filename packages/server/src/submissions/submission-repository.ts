@@ -12,6 +12,7 @@ export interface NewSubmission {
   readonly isSpam: boolean;
   readonly spamReasons: readonly string[];
   readonly ip: string | null;
+  readonly ipHash?: string | null;
   readonly values: Values;
   readonly createdAt: string;
 }
@@ -35,6 +36,7 @@ function submissionRow(row: NewSubmission) {
     is_spam: row.isSpam ? 1 : 0,
     spam_reasons: JSON.stringify(row.spamReasons),
     ip: row.ip,
+    ip_hash: row.ipHash ?? null,
     values: JSON.stringify(row.values),
     finished: 1,
     created_at: row.createdAt,
@@ -76,6 +78,18 @@ export async function findSubmission(db: Db, id: number): Promise<StoredSubmissi
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** Submissions that count against limits: not spam, optionally since a time and from one IP. */
+export async function countLimitedSubmissions(db: Db, formId: number, filter: { since?: string; ipHash?: string } = {}): Promise<number> {
+  let query = db
+    .selectFrom('svc_submissions')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('form_id', '=', formId)
+    .where('is_spam', '=', 0);
+  if (filter.since !== undefined) query = query.where('created_at', '>=', filter.since);
+  if (filter.ipHash !== undefined) query = query.where('ip_hash', '=', filter.ipHash);
+  return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 export async function countSubmissions(db: Db, formId: number): Promise<number> {

@@ -17,7 +17,8 @@ import type { StateTokens } from './state-token.js';
 import type { SubmitRequest } from './submit-request.js';
 import { submitResult, type SubmitResult } from './submit-response.js';
 import { renderSubmissionTitle } from './submission-title.js';
-import { insertSubmission } from './submission-repository.js';
+import { countLimitedSubmissions, insertSubmission } from './submission-repository.js';
+import type { SpamLists } from '../security/spam-lists.js';
 import { requestFingerprint, type IdempotencyStore } from './idempotency-store.js';
 import { formError, loadState, mergeValues, normaliseAll, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
 
@@ -28,6 +29,9 @@ export interface SubmitServices {
   readonly spamFields: SpamFieldNames;
   readonly drafts: DraftService;
   readonly idempotency: IdempotencyStore;
+  readonly spamLists: SpamLists;
+  /** HMAC of a client IP (per-IP limits without keeping addresses). */
+  readonly ipHash: (ip: string) => string;
   readonly now: () => Date;
 }
 
@@ -65,6 +69,7 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
     isSpam: spamReasons.length > 0,
     spamReasons,
     ip: form.settings.ipCollectingEnabled ? ip : null,
+    ipHash: ip ? services.ipHash(ip) : null,
     values,
     createdAt: date.toISOString(),
   });
@@ -93,7 +98,7 @@ function spamRejected(services: SubmitServices, step: Step, now: number): Submit
 /** contract §5: saveDraft skips validation but not spam checks; a loaded draft is updated in place. */
 async function saveDraft(services: SubmitServices, step: Step, input: SubmitInput, draft: LoadedDraft | null, date: Date): Promise<SubmitResult> {
   const { form, state } = step;
-  const spamReasons = detectSpam(form, step.request.meta, services.spamFields, { javascriptTest: input.javascriptTest !== false });
+  const spamReasons = spamReasonsFor(services, step, input, normaliseAll(form, step.raw));
   if (spamReasons.length > 0 && form.settings.spam.behavior === 'display_errors') return spamRejected(services, step, date.getTime());
   // simulate_success: a spammer gets a convincing answer and nothing is stored.
   const pair =
@@ -106,11 +111,34 @@ async function saveDraft(services: SubmitServices, step: Step, input: SubmitInpu
   });
 }
 
+/** Every spam signal: the meta the transport carried, and the blocked lists over values and IP. */
+function spamReasonsFor(services: SubmitServices, step: Step, input: SubmitInput, normalised: Values): string[] {
+  return [
+    ...detectSpam(step.form, step.request.meta, services.spamFields, { javascriptTest: input.javascriptTest !== false }),
+    ...services.spamLists.check(step.form, normalised, input.ip),
+  ];
+}
+
+/** Which limit of the form this submission would break, if any (issue #4). */
+async function limitBroken(services: SubmitServices, form: Form, ip: string | null, date: Date): Promise<string | null> {
+  const { total, perIp } = form.settings.limits;
+  if (total !== null && (await countLimitedSubmissions(services.db, form.id)) >= total) {
+    return 'This form has reached its submission limit.';
+  }
+  if (perIp !== null && ip) {
+    const since = new Date(date.getTime() - perIp.periodMinutes * 60_000).toISOString();
+    if ((await countLimitedSubmissions(services.db, form.id, { since, ipHash: services.ipHash(ip) })) >= perIp.count) {
+      return 'Too many submissions from your address; please try again later.';
+    }
+  }
+  return null;
+}
+
 async function submitWhole(services: SubmitServices, step: Step, input: SubmitInput, draft: LoadedDraft | null, date: Date): Promise<SubmitResult> {
   const { form, request, state } = step;
   const now = date.getTime();
-  const spamReasons = detectSpam(form, request.meta, services.spamFields, { javascriptTest: input.javascriptTest !== false });
   const { values, errors, visibility, normalised } = validateScope(step, 'form');
+  const spamReasons = spamReasonsFor(services, step, input, normalised);
   if (spamReasons.length > 0) {
     if (form.settings.spam.behavior === 'display_errors') return spamRejected(services, step, now);
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
@@ -122,6 +150,14 @@ async function submitWhole(services: SubmitServices, step: Step, input: SubmitIn
       ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, now)),
       message: form.settings.errorMessage,
       fieldErrors: errors,
+    });
+  }
+  const limit = await limitBroken(services, form, input.ip, date);
+  if (limit) {
+    return submitResult('limit_reached', {
+      ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, now)),
+      message: limit,
+      formErrors: [limit],
     });
   }
   const stored = storedValues(form, normalised, visibility, values);
