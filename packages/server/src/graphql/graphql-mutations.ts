@@ -79,7 +79,8 @@ function valuesFromArguments(form: Form, args: Readonly<Record<string, unknown>>
 /** The submit result as a mutation answer: data on success, one error carrying the status otherwise. */
 function answer(form: Form, result: SubmitResult, values: Readonly<Record<string, unknown>>, date: string): SubmissionSource {
   const { body } = result;
-  if (body.success) return { form, result: body, values, date };
+  // interface.md §8: a reached limit is reported through the submission's submissionLimitReached.
+  if (body.success || body.status === 'limit_reached') return { form, result: body, values, date };
   if (body.status === 'validation_failed') {
     throw graphqlErrorFor('VALIDATION_FAILED', body.message ?? 'The submission is not valid.', { fields: body.errors.fields, form: body.errors.form });
   }
