@@ -8,32 +8,13 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
 import { SvcError } from '@svc/core';
 import { createAccessControl } from '../src/graphql/graphql-access.js';
 import { countSubmissions } from '../src/submissions/submission-repository.js';
 import { createTestApp, EXAMPLE_FORMS_DIR, TEST_SECRET, testConfig, type TestApp } from './support/test-app.js';
+import { postGraphql, type GraphqlBody } from './support/graphql-client.js';
 
-interface GraphqlError {
-  readonly message: string;
-  readonly path?: readonly (string | number)[];
-  readonly extensions?: Readonly<Record<string, unknown>>;
-}
-
-interface GraphqlBody<T> {
-  readonly data?: T | null;
-  readonly errors?: readonly GraphqlError[];
-}
-
-async function post<T>(svc: TestApp, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res: LightMyRequestResponse = await svc.app.inject({
-    method: 'POST',
-    url: '/graphql',
-    headers: { 'content-type': 'application/json', ...headers },
-    payload: JSON.stringify({ query, variables }),
-  });
-  return { res, body: res.json<GraphqlBody<T>>() };
-}
+const post = postGraphql;
 
 const codes = (body: GraphqlBody<unknown>) => (body.errors ?? []).map((e) => e.extensions?.code);
 

@@ -8,31 +8,12 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LightMyRequestResponse } from 'fastify';
 import type { Form } from '@svc/core';
 import { countSubmissions, findSubmission } from '../src/submissions/submission-repository.js';
 import { createTestApp, EXAMPLE_FORMS_DIR, type TestApp } from './support/test-app.js';
+import { postGraphql } from './support/graphql-client.js';
 
-interface GraphqlError {
-  readonly message: string;
-  readonly path?: readonly (string | number)[];
-  readonly extensions?: Readonly<Record<string, unknown>>;
-}
-
-interface GraphqlBody<T> {
-  readonly data?: T | null;
-  readonly errors?: readonly GraphqlError[];
-}
-
-async function post<T>(svc: TestApp, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const res: LightMyRequestResponse = await svc.app.inject({
-    method: 'POST',
-    url: '/graphql',
-    headers: { 'content-type': 'application/json', ...headers },
-    payload: JSON.stringify({ query, variables }),
-  });
-  return { res, body: res.json<GraphqlBody<T>>() };
-}
+const post = postGraphql;
 
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 

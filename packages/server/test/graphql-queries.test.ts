@@ -10,35 +10,12 @@ import { parse } from 'yaml';
 import type { LightMyRequestResponse } from 'fastify';
 import { FIELD_TYPES, type Form } from '@svc/core';
 import { createTestApp, EXAMPLE_FORMS_DIR, type TestApp } from './support/test-app.js';
+import { postGraphql } from './support/graphql-client.js';
 
 // ---------------------------------------------------------------------------------------------
 // Request helpers
 
-interface GraphqlError {
-  readonly message: string;
-  readonly path?: readonly (string | number)[];
-  readonly extensions?: Readonly<Record<string, unknown>>;
-}
-
-interface GraphqlBody<T> {
-  readonly data?: T | null;
-  readonly errors?: readonly GraphqlError[];
-}
-
-interface GraphqlReply<T> {
-  readonly res: LightMyRequestResponse;
-  readonly body: GraphqlBody<T>;
-}
-
-async function post<T>(svc: TestApp, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}, url = '/graphql'): Promise<GraphqlReply<T>> {
-  const res = await svc.app.inject({
-    method: 'POST',
-    url,
-    headers: { 'content-type': 'application/json', ...headers },
-    payload: JSON.stringify({ query, variables }),
-  });
-  return { res, body: res.json<GraphqlBody<T>>() };
-}
+const post = postGraphql;
 
 /** The data of a query that must succeed. */
 async function data<T>(svc: TestApp, query: string, variables?: Record<string, unknown>, headers: Record<string, string> = {}): Promise<T> {
