@@ -25,6 +25,8 @@ import { createDraftService } from './drafts/draft-service.js';
 import { createIdempotencyStore } from './submissions/idempotency-store.js';
 import { startPurgeJob } from './storage/purge-job.js';
 import { createSpamLists } from './security/spam-lists.js';
+import { createMemoryStore, createRedisStore } from './security/rate-limit-store.js';
+import { createRateLimitHook } from './http/rate-limit-hooks.js';
 import { createIpHasher } from './security/token-crypto.js';
 
 export interface BuildAppOptions {
@@ -74,6 +76,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const spamFields = createSpamFieldNames(secret);
     const cors = createCorsPolicies(config);
     const drafts = createDraftService(database.db, secret, config.drafts.ttlDays, now);
+    const limiterStore = config.redis.url ? createRedisStore(config.redis.url, config.redis.keyPrefix) : createMemoryStore(() => now().getTime());
+    // Booting without Redis is allowed (limited routes answer 503 until it is back); say so.
+    if (!(await limiterStore.ready())) app.log.warn('Redis is not reachable; rate-limited routes answer 503 until it is');
+    const limit = (group: 'submit' | 'tokens' | 'graphql') =>
+      config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group]) : null;
     const idempotency = createIdempotencyStore(database.db);
     const context: AppContext = {
       config,
@@ -96,6 +103,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       csrf,
       cors,
       guard: createHeadlessGuard(cors, config.headless.enabled),
+      limits: { submit: limit('submit'), tokens: limit('tokens'), graphql: limit('graphql') },
       log: app.log,
     };
 
@@ -115,6 +123,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     app.addHook('onClose', async () => {
       watcher?.close();
       purger.stop();
+      await limiterStore.close();
     });
     app.get('/health', async (request, reply) => {
       reply.header('X-Request-Id', request.id);

@@ -190,6 +190,43 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    rateLimit: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Per-client API rate limits (429 with Retry-After).' }),
+        submit: Type.Object(
+          {
+            max: Type.Integer({ minimum: 1, default: 30, description: 'Requests per client per window.' }),
+            windowSeconds: Type.Integer({ minimum: 1, default: 60, description: 'Window length in seconds.' }),
+          },
+          { additionalProperties: false, default: {}, description: 'Submits (REST) per client IP.' },
+        ),
+        tokens: Type.Object(
+          {
+            max: Type.Integer({ minimum: 1, default: 120, description: 'Requests per client per window.' }),
+            windowSeconds: Type.Integer({ minimum: 1, default: 60, description: 'Window length in seconds.' }),
+          },
+          { additionalProperties: false, default: {}, description: 'CSRF token requests per client IP.' },
+        ),
+        graphql: Type.Object(
+          {
+            max: Type.Integer({ minimum: 1, default: 300, description: 'Requests per client per window.' }),
+            windowSeconds: Type.Integer({ minimum: 1, default: 60, description: 'Window length in seconds.' }),
+          },
+          { additionalProperties: false, default: {}, description: 'GraphQL requests per client IP.' },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    redis: Type.Object(
+      {
+        url: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+          default: null,
+          description: 'redis://host:port; shares rate limits between instances. An outage answers 503, never lifts the limits.',
+        }),
+        keyPrefix: Type.String({ default: 'svc:', description: 'Prefix of every key svc writes in Redis.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     drafts: Type.Object(
       {
         ttlDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a saved draft can be resumed; then it is purged.' }),

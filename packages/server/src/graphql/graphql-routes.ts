@@ -92,6 +92,7 @@ async function registerGraphql(app: FastifyInstance, ctx: AppContext): Promise<v
       // which is still before the body is read.
       preParsing: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
         await corsGuard(request, reply);
+        await ctx.limits.graphql?.(request, reply);
         try {
           request.svcPrincipal = access.principalFor(request.headers.authorization);
         } catch (error) {

@@ -7,6 +7,7 @@ import type { ManifestCache } from '../forms/manifest-builder.js';
 import type { SubmitServices } from '../submissions/submit-pipeline.js';
 import type { CsrfTokens } from '../security/csrf-tokens.js';
 import type { CorsPolicies, HeadlessGuard } from './cors-hooks.js';
+import type { RateLimitHook } from './rate-limit-hooks.js';
 import type { DraftService } from '../drafts/draft-service.js';
 import type { IdempotencyStore } from '../submissions/idempotency-store.js';
 
@@ -22,5 +23,7 @@ export interface AppContext {
   readonly cors: CorsPolicies;
   /** onRequest hook for every headless route: request id, headless switch, CORS. */
   readonly guard: HeadlessGuard;
+  /** Rate-limit hooks per route group; null when rateLimit.enabled is false. */
+  readonly limits: Readonly<Record<'submit' | 'tokens' | 'graphql', RateLimitHook | null>>;
   readonly log: FastifyBaseLogger;
 }

@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/app-context.js';
 import { CSRF_FIELD_NAME } from './csrf-tokens.js';
 import { readCookie } from '../http/cookie-reader.js';
+import { withLimit } from '../http/rate-limit-hooks.js';
 
 export async function csrfRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { csrf: settings } = ctx.config;
-  app.get('/svc/tokens', { config: { cors: 'all' }, onRequest: ctx.guard }, async (request, reply) => {
+  app.get('/svc/tokens', { config: { cors: 'all' }, onRequest: withLimit(ctx.guard, ctx.limits.tokens) }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const tokens = ctx.csrf;
     if (!tokens) return {};

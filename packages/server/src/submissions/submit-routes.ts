@@ -4,13 +4,14 @@ import { SvcError } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { readCookie } from '../http/cookie-reader.js';
+import { withLimit } from '../http/rate-limit-hooks.js';
 import { parseSubmitRequest } from './submit-request.js';
 import { submitForm } from './submit-pipeline.js';
 
 export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post<{ Params: { handle: string } }>(
     '/svc/api/forms/:handle/submit',
-    { config: { cors: 'form' }, onRequest: ctx.guard },
+    { config: { cors: 'form' }, onRequest: withLimit(ctx.guard, ctx.limits.submit) },
     async (request, reply) => {
       const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
       const submitRequest = parseSubmitRequest(request.body);

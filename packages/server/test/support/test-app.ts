@@ -52,6 +52,8 @@ export const DEFAULT_TEST_CONFIG = {
     },
   },
   log: { level: 'silent' },
+  // Suites submit far more than a client's budget from one address; rate-limit.test.ts turns it on.
+  rateLimit: { enabled: false },
 };
 
 export function testConfig(options: TestAppOptions = {}, dataDir: string): Config {
