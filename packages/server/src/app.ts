@@ -50,6 +50,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const secret = config.secret as string;
   const database = options.database ?? createDatabase({ url: config.database.url, dataDir: config.dataDir, poolSize: config.database.poolSize });
   const ownsDatabase = !options.database;
+  // Whatever boot opened is closed again if boot fails part-way.
+  const cleanups: (() => Promise<void>)[] = [];
   try {
     await migrateToLatest(database);
     const forms = await createFormRegistry({ db: database.db, dir: config.forms.dir, now });
@@ -62,8 +64,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       onProtoPoisoning: 'error',
       onConstructorPoisoning: 'error',
       return503OnClosing: true,
-      // Malformed URLs and over-long parameters are client errors like any other: catalogue body.
       rewriteUrl: (request) => rewriteGraphqlAlias(request.url),
+      // Malformed URLs and over-long parameters are client errors like any other: catalogue body.
       frameworkErrors: (error, request, reply) => {
         reply.header('X-Request-Id', request.id);
         return sendError(reply, toSvcError(error, request));
@@ -77,6 +79,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const cors = createCorsPolicies(config);
     const drafts = createDraftService(database.db, secret, config.drafts.ttlDays, now);
     const limiterStore = config.redis.url ? createRedisStore(config.redis.url, config.redis.keyPrefix) : createMemoryStore(() => now().getTime());
+    cleanups.push(() => limiterStore.close(), () => app.close());
     // Booting without Redis is allowed (limited routes answer 503 until it is back); say so.
     if (!(await limiterStore.ready())) app.log.warn('Redis is not reachable; rate-limited routes answer 503 until it is');
     const limit = (group: 'submit' | 'tokens' | 'graphql') =>
@@ -139,6 +142,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       },
     };
   } catch (error) {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
     if (ownsDatabase) await database.close();
     throw error;
   }
