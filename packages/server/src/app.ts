@@ -25,6 +25,7 @@ import { createDraftService } from './drafts/draft-service.js';
 import { createIdempotencyStore } from './submissions/idempotency-store.js';
 import { startPurgeJob } from './storage/purge-job.js';
 import { createSpamLists } from './security/spam-lists.js';
+import { createCaptchaVerifier } from './security/captcha-verifier.js';
 import { createMemoryStore, createRedisStore } from './security/rate-limit-store.js';
 import { createRateLimitHook } from './http/rate-limit-hooks.js';
 import { createIpHasher } from './security/token-crypto.js';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     app.removeContentTypeParser('text/plain');
     const csrf = config.csrf.enabled ? createCsrfTokens(secret, config.csrf.ttlMinutes) : null;
     const spamFields = createSpamFieldNames(secret);
+    const captcha = createCaptchaVerifier(config.captcha);
     const cors = createCorsPolicies(config);
     const drafts = createDraftService(database.db, secret, config.drafts.ttlDays, now);
     const limiterStore = config.redis.url ? createRedisStore(config.redis.url, config.redis.keyPrefix) : createMemoryStore(() => now().getTime());
@@ -89,7 +91,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       config,
       database,
       forms,
-      manifests: createManifestCache({ csrfEnabled: csrf !== null, spamFields }, now),
+      manifests: createManifestCache({ csrfEnabled: csrf !== null, spamFields, captcha }, now),
       submit: {
         db: database.db,
         csrf,
@@ -98,6 +100,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         drafts,
         idempotency,
         spamLists: createSpamLists(config.spam),
+        captcha,
         ipHash: createIpHasher(secret),
         now,
       },

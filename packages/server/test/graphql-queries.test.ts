@@ -317,7 +317,8 @@ describe('GraphQL queries', () => {
         `{ svc { form(handle: "${handle}") { submissionMutationName captcha { name handle enabled } } } }`,
       );
       expect(root.form.submissionMutationName).toBe(name);
-      expect(root.form.captcha).toEqual({ name, handle: null, enabled: false });
+      // contact names Turnstile, which stays off (enabled false) until keys are configured.
+      expect(root.form.captcha).toEqual({ name, handle: handle === 'contact' ? 'turnstile' : null, enabled: false });
     });
 
     it('serves defaultStatus as the configured Int id of the default status', async () => {

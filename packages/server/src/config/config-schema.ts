@@ -227,6 +227,50 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    captcha: Type.Object(
+      {
+        provider: Type.Union(
+          [Type.Literal('recaptchaV2'), Type.Literal('recaptchaV3'), Type.Literal('hcaptcha'), Type.Literal('turnstile'), Type.Null()],
+          { default: null, description: 'Site-wide default provider for forms with captcha enabled and no provider of their own.' },
+        ),
+        timeoutMs: Type.Integer({ minimum: 100, maximum: 30_000, default: 3000, description: 'Verification timeout; a timeout fails closed.' }),
+        recaptchaV2: Type.Object(
+          {
+            siteKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Public site key (sent in the manifest).' }),
+            secretKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Secret key; use SVC_CAPTCHA__RECAPTCHAV2__SECRET_KEY_FILE.' }),
+            verifyUrl: Type.String({ format: 'uri', default: 'https://www.google.com/recaptcha/api/siteverify', description: 'Verification endpoint (point tests at a local server).' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+        recaptchaV3: Type.Object(
+          {
+            siteKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Public site key (sent in the manifest).' }),
+            secretKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Secret key; use SVC_CAPTCHA__RECAPTCHAV3__SECRET_KEY_FILE.' }),
+            verifyUrl: Type.String({ format: 'uri', default: 'https://www.google.com/recaptcha/api/siteverify', description: 'Verification endpoint (point tests at a local server).' }),
+            scoreThreshold: Type.Number({ minimum: 0, maximum: 1, default: 0.5, description: 'Lowest score accepted.' }),
+            action: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: 'submit', description: 'Action the token must carry; null accepts any.' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+        hcaptcha: Type.Object(
+          {
+            siteKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Public site key (sent in the manifest).' }),
+            secretKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Secret key; use SVC_CAPTCHA__HCAPTCHA__SECRET_KEY_FILE.' }),
+            verifyUrl: Type.String({ format: 'uri', default: 'https://api.hcaptcha.com/siteverify', description: 'Verification endpoint (point tests at a local server).' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+        turnstile: Type.Object(
+          {
+            siteKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Public site key (sent in the manifest).' }),
+            secretKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Secret key; use SVC_CAPTCHA__TURNSTILE__SECRET_KEY_FILE.' }),
+            verifyUrl: Type.String({ format: 'uri', default: 'https://challenges.cloudflare.com/turnstile/v0/siteverify', description: 'Verification endpoint (point tests at a local server).' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     drafts: Type.Object(
       {
         ttlDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a saved draft can be resumed; then it is purged.' }),

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { buildConditionals, type Form, type Page, type SubmitField } from '@svc/core';
 import type { SpamFieldNames } from '../security/spam-fields.js';
+import type { CaptchaVerifier } from '../security/captcha-verifier.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { MINIMUM_CLIENT_VERSION, SCHEMA_VERSION, SERVICE_VERSION } from '../version.js';
 import { buildManifestField, type ManifestField } from './manifest-fields.js';
@@ -15,6 +16,7 @@ export const MANIFEST_MAX_AGE = 300;
 export interface ManifestOptions {
   readonly csrfEnabled: boolean;
   readonly spamFields: SpamFieldNames;
+  readonly captcha: Pick<CaptchaVerifier, 'activeFor'>;
 }
 
 export interface CachedManifest {
@@ -74,7 +76,9 @@ function buildSecurity(form: Form, options: ManifestOptions) {
       value: options.spamFields.javascriptTestValue(form),
     };
   }
-  security.captchas = [];
+  // Only a captcha with keys configured is listed (and then required): contract §2.
+  const captcha = options.captcha.activeFor(form);
+  security.captchas = captcha ? [{ provider: captcha.provider, name: captcha.name, siteKey: captcha.siteKey }] : [];
   return security;
 }
 

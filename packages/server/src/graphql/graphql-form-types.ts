@@ -97,7 +97,10 @@ function formFields(): Resolvers<Form> {
     captcha: {
       type: FormCaptcha.iface,
       description: 'Captcha configuration',
-      resolve: (f) => ({ name: mutationName(f), handle: f.settings.captcha.provider, enabled: f.settings.captcha.enabled }),
+      resolve: (f, _args, ctx) => {
+        const active = ctx.svc.app.submit.captcha.activeFor(f);
+        return { name: mutationName(f), handle: active?.provider ?? f.settings.captcha.provider, enabled: active !== null };
+      },
     },
     fields: {
       type: new GraphQLList(FieldInterface),

@@ -19,6 +19,7 @@ import { submitResult, type SubmitResult } from './submit-response.js';
 import { renderSubmissionTitle } from './submission-title.js';
 import { countLimitedSubmissions, insertSubmission } from './submission-repository.js';
 import type { SpamLists } from '../security/spam-lists.js';
+import type { CaptchaVerifier } from '../security/captcha-verifier.js';
 import { requestFingerprint, type IdempotencyStore } from './idempotency-store.js';
 import { formError, loadState, mergeValues, normaliseAll, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
 
@@ -30,6 +31,7 @@ export interface SubmitServices {
   readonly drafts: DraftService;
   readonly idempotency: IdempotencyStore;
   readonly spamLists: SpamLists;
+  readonly captcha: CaptchaVerifier;
   /** HMAC of a client IP (per-IP limits without keeping addresses). */
   readonly ipHash: (ip: string) => string;
   readonly now: () => Date;
@@ -144,6 +146,16 @@ async function submitWhole(services: SubmitServices, step: Step, input: SubmitIn
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
     const stored = storedValues(form, normalised, visibility, values);
     return submitted(step, await persist(services, form, stored, spamReasons, input.ip, date), stored, date);
+  }
+  const captcha = await services.captcha.verify(form, request.meta.captchas, input.ip);
+  if (captcha !== 'ok') {
+    const message =
+      captcha === 'failed' ? 'Please complete the captcha and try again.' : 'The captcha could not be verified right now; please try again.';
+    return submitResult('captcha_failed', {
+      ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, now)),
+      message,
+      formErrors: [message],
+    });
   }
   if (Object.keys(errors).length > 0) {
     return submitResult('validation_failed', {
