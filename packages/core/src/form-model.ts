@@ -319,6 +319,8 @@ export interface SpamSettings {
   readonly blockedEmails: readonly string[];
   /** Client IPs or CIDR ranges that mark spam. */
   readonly blockedIps: readonly string[];
+  /** Submits faster than this after the manifest was fetched are spam (0 = off). */
+  readonly minimumFillSeconds: number;
 }
 
 /** Per-form submission limits (issue #4); spam-flagged submissions do not count. */

@@ -26,6 +26,7 @@ import { createIdempotencyStore } from './submissions/idempotency-store.js';
 import { startPurgeJob } from './storage/purge-job.js';
 import { createSpamLists } from './security/spam-lists.js';
 import { createCaptchaVerifier } from './security/captcha-verifier.js';
+import { createFillTimestamps } from './security/fill-timestamps.js';
 import { createMemoryStore, createRedisStore } from './security/rate-limit-store.js';
 import { createRateLimitHook } from './http/rate-limit-hooks.js';
 import { createIpHasher } from './security/token-crypto.js';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         idempotency,
         spamLists: createSpamLists(config.spam),
         captcha,
+        fillTimestamps: createFillTimestamps(secret),
         ipHash: createIpHasher(secret),
         now,
       },

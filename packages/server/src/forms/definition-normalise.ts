@@ -42,7 +42,7 @@ export const DEFAULT_FORM_SETTINGS: FormSettings = {
   disableSubmit: true,
   disableReset: false,
   saveRedirectUrl: null,
-  spam: { honeypot: true, javascriptTest: false, behavior: 'simulate_success', blockedKeywords: [], blockedEmails: [], blockedIps: [] },
+  spam: { honeypot: true, javascriptTest: false, behavior: 'simulate_success', blockedKeywords: [], blockedEmails: [], blockedIps: [], minimumFillSeconds: 0 },
   limits: { total: null, perIp: null },
   captcha: { enabled: false, provider: null },
 };

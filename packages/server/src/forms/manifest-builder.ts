@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { buildConditionals, type Form, type Page, type SubmitField } from '@svc/core';
 import type { SpamFieldNames } from '../security/spam-fields.js';
 import type { CaptchaVerifier } from '../security/captcha-verifier.js';
+import { FILL_TIMESTAMP_PLACEHOLDER } from '../security/fill-timestamps.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { MINIMUM_CLIENT_VERSION, SCHEMA_VERSION, SERVICE_VERSION } from '../version.js';
 import { buildManifestField, type ManifestField } from './manifest-fields.js';
@@ -26,6 +27,19 @@ export interface CachedManifest {
   readonly body: string;
   /** Strong ETag (quoted); depends on the definition and the config, not on the build time. */
   readonly etag: string;
+  /** Whether `body` and `data` hold the fill-timestamp placeholder to splice per response. */
+  readonly fillTimestamp: boolean;
+}
+
+/** The manifest body with this response's fill timestamp in place of the placeholder. */
+export function manifestBody(manifest: CachedManifest, timestamp: () => string): string {
+  return manifest.fillTimestamp ? manifest.body.replace(FILL_TIMESTAMP_PLACEHOLDER, timestamp()) : manifest.body;
+}
+
+/** The manifest data with this response's fill timestamp (the GraphQL headless adapter). */
+export function manifestData(manifest: CachedManifest, timestamp: () => string): CachedManifest['data'] {
+  if (!manifest.fillTimestamp) return manifest.data;
+  return JSON.parse(manifestBody(manifest, timestamp)).data as CachedManifest['data'];
 }
 
 export function formEndpoints(form: Form) {
@@ -69,7 +83,13 @@ function buildSecurity(form: Form, options: ManifestOptions) {
       header: 'X-CSRF-Token',
     };
   }
-  if (form.settings.spam.honeypot) security.honeypot = { name: options.spamFields.honeypotName(form) };
+  if (form.settings.spam.honeypot || form.settings.spam.minimumFillSeconds > 0) {
+    // The timestamp differs per response; the cached bytes hold a placeholder (fill-timestamps.ts).
+    security.honeypot =
+      form.settings.spam.minimumFillSeconds > 0
+        ? { name: options.spamFields.honeypotName(form), timestamp: FILL_TIMESTAMP_PLACEHOLDER }
+        : { name: options.spamFields.honeypotName(form) };
+  }
   if (form.settings.spam.javascriptTest) {
     security.javascriptTest = {
       name: options.spamFields.javascriptTestName(form),
@@ -132,7 +152,7 @@ export function createManifestCache(options: ManifestOptions, now: () => Date = 
         const { generatedAt: _omit, ...stable } = data;
         const etag = `"${createHash('sha256').update(JSON.stringify(stable)).digest('base64url').slice(0, 27)}"`;
         const body = JSON.stringify({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
-        entry = { data, body, etag };
+        entry = { data, body, etag, fillTimestamp: body.includes(FILL_TIMESTAMP_PLACEHOLDER) };
         cache.set(form, entry);
       }
       return entry;

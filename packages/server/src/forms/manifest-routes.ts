@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
-import { MANIFEST_MAX_AGE } from './manifest-builder.js';
+import { MANIFEST_MAX_AGE, manifestBody } from './manifest-builder.js';
 
 function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -21,7 +21,8 @@ export async function manifestRoutes(app: FastifyInstance, ctx: AppContext): Pro
       const manifest = ctx.manifests.get(form);
       reply.header('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE}`).header('ETag', manifest.etag);
       if (matchesEtag(request.headers['if-none-match'], manifest.etag)) return reply.code(304).send();
-      return reply.type('application/json; charset=utf-8').send(manifest.body);
+      const { fillTimestamps, now } = ctx.submit;
+      return reply.type('application/json; charset=utf-8').send(manifestBody(manifest, () => fillTimestamps.issue(form, now().getTime())));
     },
   );
 }

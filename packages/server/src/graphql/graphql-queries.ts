@@ -7,6 +7,7 @@ import { FormInterface, formView } from './graphql-form-types.js';
 import { JsonScalar } from './graphql-scalars.js';
 import type { SvcGraphqlContext } from './graphql-context.js';
 import { csrfFromToken } from './graphql-errors.js';
+import { manifestData } from '../forms/manifest-builder.js';
 
 interface FormArgs {
   readonly id?: readonly number[] | null;
@@ -95,7 +96,11 @@ export function headlessQueryFields(): GraphQLFieldConfigMap<unknown, SvcGraphql
       type: JsonScalar,
       description: 'The REST manifest `data` of a form, for clients that talk GraphQL only.',
       args: { handle: { type: new GraphQLNonNull(GraphQLString) } },
-      resolve: (_r, args: { handle: string }, ctx) => ctx.svc.app.manifests.get(readableForm(ctx, args.handle)).data,
+      resolve: (_r, args: { handle: string }, ctx) => {
+        const form = readableForm(ctx, args.handle);
+        const { fillTimestamps, now } = ctx.svc.app.submit;
+        return manifestData(ctx.svc.app.manifests.get(form), () => fillTimestamps.issue(form, now().getTime()));
+      },
     },
   };
 }

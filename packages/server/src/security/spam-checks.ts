@@ -7,12 +7,15 @@ import type { Form } from '@svc/core';
 import type { SubmitMeta } from '../submissions/submit-request.js';
 import type { SpamFieldNames } from './spam-fields.js';
 import { safeEqual } from './token-crypto.js';
+import type { FillTimestamps } from './fill-timestamps.js';
 
-export type SpamReason = 'honeypot' | 'javascript_test';
+export type SpamReason = 'honeypot' | 'javascript_test' | 'fill_time';
 
 export interface SpamCheckOptions {
   /** Whether the transport can carry the javascript test at all. */
   readonly javascriptTest: boolean;
+  /** Whether the transport can carry the fill timestamp, and the tools to check it. */
+  readonly fillTime: { readonly timestamps: FillTimestamps; readonly now: number } | null;
 }
 
 export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames, options: SpamCheckOptions): SpamReason[] {
@@ -32,6 +35,12 @@ export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames, 
     ) {
       reasons.push('javascript_test');
     }
+  }
+  const minimum = spam.minimumFillSeconds;
+  if (minimum > 0 && options.fillTime) {
+    const age = options.fillTime.timestamps.age(form, meta.honeypot?.timestamp, options.fillTime.now);
+    // Missing, forged, or sooner than a person could fill the form in.
+    if (age === null || age < minimum) reasons.push('fill_time');
   }
   return reasons;
 }

@@ -27,6 +27,7 @@ function formWith(lists: Lists): Form {
     honeypot: false,
     javascriptTest: false,
     behavior: 'simulate_success',
+    minimumFillSeconds: 0,
     blockedKeywords: [],
     blockedEmails: [],
     blockedIps: [],

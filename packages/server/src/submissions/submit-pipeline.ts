@@ -20,6 +20,7 @@ import { renderSubmissionTitle } from './submission-title.js';
 import { countLimitedSubmissions, insertSubmission } from './submission-repository.js';
 import type { SpamLists } from '../security/spam-lists.js';
 import type { CaptchaVerifier } from '../security/captcha-verifier.js';
+import type { FillTimestamps } from '../security/fill-timestamps.js';
 import { requestFingerprint, type IdempotencyStore } from './idempotency-store.js';
 import { formError, loadState, mergeValues, normaliseAll, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
 
@@ -32,6 +33,7 @@ export interface SubmitServices {
   readonly idempotency: IdempotencyStore;
   readonly spamLists: SpamLists;
   readonly captcha: CaptchaVerifier;
+  readonly fillTimestamps: FillTimestamps;
   /** HMAC of a client IP (per-IP limits without keeping addresses). */
   readonly ipHash: (ip: string) => string;
   readonly now: () => Date;
@@ -49,7 +51,10 @@ export interface SubmitInput {
    * (the GraphQL mutation) use it. Values of all fields are read; all visible fields validated.
    */
   readonly wholeForm?: boolean;
-  /** False where the transport has no way to carry the javascript test (GraphQL mutations). */
+  /**
+   * False where the transport has no way to carry the javascript test and the fill timestamp
+   * (GraphQL mutations have only honeypot {name, value}).
+   */
   readonly javascriptTest?: boolean;
 }
 
@@ -116,7 +121,10 @@ async function saveDraft(services: SubmitServices, step: Step, input: SubmitInpu
 /** Every spam signal: the meta the transport carried, and the blocked lists over values and IP. */
 function spamReasonsFor(services: SubmitServices, step: Step, input: SubmitInput, normalised: Values): string[] {
   return [
-    ...detectSpam(step.form, step.request.meta, services.spamFields, { javascriptTest: input.javascriptTest !== false }),
+    ...detectSpam(step.form, step.request.meta, services.spamFields, {
+      javascriptTest: input.javascriptTest !== false,
+      fillTime: input.javascriptTest !== false ? { timestamps: services.fillTimestamps, now: services.now().getTime() } : null,
+    }),
     ...services.spamLists.check(step.form, normalised, input.ip),
   ];
 }

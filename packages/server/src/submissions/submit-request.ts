@@ -12,8 +12,13 @@ export interface NameValue {
   readonly value: string;
 }
 
+export interface HoneypotInput extends NameValue {
+  /** The signed fill timestamp the manifest's honeypot carried (minimum fill time). */
+  readonly timestamp?: string;
+}
+
 export interface SubmitMeta {
-  readonly honeypot?: NameValue;
+  readonly honeypot?: HoneypotInput;
   readonly javascriptTest?: NameValue;
   readonly captchas?: readonly NameValue[];
   readonly idempotencyKey?: string;
@@ -63,7 +68,14 @@ function readMeta(value: unknown): SubmitMeta {
   if (!isRecord(value)) throw invalid('meta must be an object.');
   readStrings(value, META_KEYS, 'meta');
   const meta: { -readonly [K in keyof SubmitMeta]: SubmitMeta[K] } = {};
-  if (value.honeypot !== undefined) meta.honeypot = readNameValue(value.honeypot, 'meta.honeypot');
+  if (value.honeypot !== undefined) {
+    const honeypot = readNameValue(value.honeypot, 'meta.honeypot');
+    const timestamp = (value.honeypot as { timestamp?: unknown }).timestamp;
+    if (timestamp !== undefined && (typeof timestamp !== 'string' || timestamp.length > 200)) {
+      throw invalid('meta.honeypot.timestamp must be the string the manifest gave.');
+    }
+    meta.honeypot = timestamp === undefined ? honeypot : { ...honeypot, timestamp };
+  }
   if (value.javascriptTest !== undefined) meta.javascriptTest = readNameValue(value.javascriptTest, 'meta.javascriptTest');
   const captchas: NameValue[] = [];
   if (value.captchas !== undefined) {

@@ -89,7 +89,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   async function meta(handle: string) {
     const { security } = await manifest(handle);
     const out: Record<string, unknown> = {};
-    if (security.honeypot) out.honeypot = { name: security.honeypot.name, value: '' };
+    if (security.honeypot) {
+      const { name, timestamp } = security.honeypot as { name: string; timestamp?: string };
+      out.honeypot = timestamp === undefined ? { name, value: '' } : { name, value: '', timestamp };
+    }
     if (security.javascriptTest) out.javascriptTest = { ...security.javascriptTest };
     return out;
   }

@@ -1,0 +1,34 @@
+/**
+ * Signed fill timestamps for the minimum fill time (issue #4): the manifest's honeypot carries
+ * `issued.mac`, the client sends it back, and a submit sooner than the form's minimumFillSeconds
+ * after issue is spam. Manifests are cached, so a client may hold an older timestamp; that only
+ * makes the check more lenient, never wrong for a person filling the form.
+ */
+import type { Form } from '@svc/core';
+import { deriveKey, hmac, safeEqual } from './token-crypto.js';
+
+/** The placeholder the cached manifest bytes hold where each response splices a fresh timestamp. */
+export const FILL_TIMESTAMP_PLACEHOLDER = '__svc_fill_timestamp__';
+
+export interface FillTimestamps {
+  issue(form: Form, now: number): string;
+  /** Seconds since issue, or null when the timestamp is missing, forged or for another form. */
+  age(form: Form, timestamp: string | undefined, now: number): number | null;
+}
+
+export function createFillTimestamps(secret: string): FillTimestamps {
+  const key = deriveKey(secret, 'fill-timestamp');
+  return {
+    issue(form, now) {
+      const issued = now.toString(36);
+      return `${issued}.${hmac(key, `${form.uid}.${issued}`)}`;
+    },
+    age(form, timestamp, now) {
+      if (typeof timestamp !== 'string') return null;
+      const [issued, mac, extra] = timestamp.split('.');
+      if (!issued || !mac || extra !== undefined || !safeEqual(mac, hmac(key, `${form.uid}.${issued}`))) return null;
+      const at = Number.parseInt(issued, 36);
+      return Number.isFinite(at) ? (now - at) / 1000 : null;
+    },
+  };
+}
