@@ -105,11 +105,15 @@ export interface OpinionScale {
 /** One column of a table field (`tableLayout`). */
 export interface TableColumn {
   readonly label: string;
-  readonly type: 'string' | 'number' | 'select' | 'checkbox';
+  readonly type: 'string' | 'number' | 'select' | 'checkbox' | 'file';
   /** Default value; for `select` columns the options separated by `;` when `options` is absent. */
   readonly value?: string;
   readonly options?: readonly string[];
   readonly required?: boolean;
+  /** `file` columns: the limits of a file field, per cell (contract §7 `files[table][row][col][]`). */
+  readonly fileKinds?: readonly string[];
+  readonly maxFileSizeKB?: number;
+  readonly fileCount?: number;
 }
 
 export type AttributeMap = Readonly<Record<string, string>>;
@@ -426,7 +430,8 @@ export interface Form {
 
 /** A submitted or stored value after normalisation. */
 export type FieldValue = string | boolean | number | readonly string[] | readonly TableRow[] | null;
-export type TableRow = readonly (string | boolean | null)[];
+/** A `file` cell holds upload ids, like a file field. */
+export type TableRow = readonly (string | boolean | readonly string[] | null)[];
 export type Values = Readonly<Record<string, FieldValue>>;
 
 /** Whether a field type takes a value from the submitter. */

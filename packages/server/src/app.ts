@@ -30,6 +30,12 @@ import { createFillTimestamps } from './security/fill-timestamps.js';
 import { createMemoryStore, createRedisStore } from './security/rate-limit-store.js';
 import { createRateLimitHook } from './http/rate-limit-hooks.js';
 import { createIpHasher } from './security/token-crypto.js';
+import multipart from '@fastify/multipart';
+import { join } from 'node:path';
+import { createFileStore } from './files/file-store-factory.js';
+import { createUploadService } from './files/upload-service.js';
+import { uploadRoutes } from './files/upload-routes.js';
+import { multipartOptions } from './http/multipart-support.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -45,7 +51,13 @@ export interface SvcApp {
   close(): Promise<void>;
 }
 
-const CORS_PATHS = ['/svc/api/forms/:handle/manifest', '/svc/api/forms/:handle/submit', '/svc/tokens'] as const;
+const CORS_PATHS = [
+  '/svc/api/forms/:handle/manifest',
+  '/svc/api/forms/:handle/submit',
+  '/svc/api/forms/:handle/files/:field',
+  '/svc/api/forms/:handle/files/:field/delete',
+  '/svc/tokens',
+] as const;
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<SvcApp> {
   const now = options.now ?? (() => new Date());
@@ -85,7 +97,17 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     cleanups.push(() => limiterStore.close(), () => app.close());
     // Booting without Redis is allowed (limited routes answer 503 until it is back); say so.
     if (!(await limiterStore.ready())) app.log.warn('Redis is not reachable; rate-limited routes answer 503 until it is');
-    const limit = (group: 'submit' | 'tokens' | 'graphql') =>
+    const fileStore = createFileStore(config.files);
+    cleanups.push(() => fileStore.close());
+    const uploads = createUploadService({
+      db: database.db,
+      store: fileStore,
+      tmpDir: join(config.dataDir, 'tmp'),
+      ceilingKB: config.files.maxFileSizeKB,
+      unattachedHours: config.files.unattachedHours,
+      now,
+    });
+    const limit = (group: 'submit' | 'tokens' | 'graphql' | 'upload') =>
       config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group]) : null;
     const idempotency = createIdempotencyStore(database.db);
     const context: AppContext = {
@@ -104,14 +126,17 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         captcha,
         fillTimestamps: createFillTimestamps(secret),
         ipHash: createIpHasher(secret),
+        uploads,
+        draftTtlDays: config.drafts.ttlDays,
         now,
       },
       drafts,
       idempotency,
+      uploads,
       csrf,
       cors,
       guard: createHeadlessGuard(cors, config.headless.enabled),
-      limits: { submit: limit('submit'), tokens: limit('tokens'), graphql: limit('graphql') },
+      limits: { submit: limit('submit'), tokens: limit('tokens'), graphql: limit('graphql'), upload: limit('upload') },
       log: app.log,
     };
 
@@ -123,7 +148,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       app.options(path, { config: { cors: scope }, onRequest: context.guard }, preflightHandler(cors));
     }
     await manifestRoutes(app, context);
-    await submitRoutes(app, context);
+    // Multipart parsing only where files are taken (contract §7); elsewhere it stays a 415.
+    await app.register(async (scope) => {
+      await scope.register(multipart, multipartOptions(context));
+      await submitRoutes(scope, context);
+      await uploadRoutes(scope, context);
+    });
     await csrfRoutes(app, context);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     const watcher = config.forms.watch ? watchForms(config.forms.dir, forms, app.log) : null;
@@ -132,6 +162,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       watcher?.close();
       purger.stop();
       await limiterStore.close();
+      await fileStore.close();
     });
     app.get('/health', async (request, reply) => {
       reply.header('X-Request-Id', request.id);

@@ -34,8 +34,9 @@ describe('svc forms check', () => {
   it('passes the example forms and names them', () => {
     const run = svc(['forms', 'check', EXAMPLE_FORMS_DIR]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/3 form\(s\) OK/);
+    expect(run.stdout).toMatch(/4 form\(s\) OK/);
     expect(run.stdout).toContain('kitchen-sink');
+    expect(run.stdout).toContain('job-application');
   });
 
   it('lists every problem of every file with file, line and path, and exits 1', () => {

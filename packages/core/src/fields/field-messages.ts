@@ -47,6 +47,9 @@ export const FIELD_MESSAGES = {
   cellNotNumber: (row: number, column: string) => `Row ${row}: ${column} must be a number`,
   cellNotCheckbox: (row: number, column: string) =>
     `Row ${row}: ${column} must be checked or unchecked`,
+  cellNotFiles: (row: number, column: string) => `Row ${row}: ${column} must be a list of uploaded files`,
+  cellTooManyFiles: (row: number, column: string, max: number) =>
+    `Row ${row}: ${column} takes at most ${plural(max, 'file', 'files')}`,
   cellInvalidOption: (row: number, column: string) =>
     `Row ${row}: ${column} must be one of the listed options`,
 } as const;

@@ -2,6 +2,7 @@ import type { FieldValue } from '../form-model.js';
 import { FIELD_MESSAGES } from './field-messages.js';
 import { normalisedDefault, type FieldTypeSpec } from './field-type-spec.js';
 import { coerceTextList, parseFlag } from './raw-value-coercion.js';
+import { DEFAULT_FILE_COUNT, UPLOAD_ID } from './upload-ids.js';
 
 export const checkboxFieldType: FieldTypeSpec<'checkbox'> = {
   type: 'checkbox',
@@ -88,9 +89,6 @@ export const signatureFieldType: FieldTypeSpec<'signature'> = {
   defaultValue: () => null,
 };
 
-/** Upload ids as the upload endpoint issues them (contract §7); kinds and sizes were checked there. */
-const UPLOAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const DEFAULT_FILE_COUNT = 1;
 
 export const fileFieldType: FieldTypeSpec<'file'> = {
   type: 'file',

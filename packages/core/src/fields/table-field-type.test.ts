@@ -92,3 +92,35 @@ describe('table validate', () => {
     expect(tableFieldType.defaultValue(table)).toEqual([]);
   });
 });
+
+describe('table file columns (contract §7 files[table][row][col][])', () => {
+  const withFiles: TableField = {
+    type: 'table',
+    handle: 'refs',
+    label: 'References',
+    columns: [
+      { label: 'Who', type: 'string' },
+      { label: 'Letter', type: 'file', fileKinds: ['pdf'], fileCount: 2 },
+    ],
+  };
+  const normalise = (raw: unknown) => tableFieldType.normalise(withFiles, raw);
+
+  it('holds upload ids as a list per cell; one id alone becomes a list', () => {
+    expect(normalise([['Ann', ['abc', 'def']], ['Bob', 'ghi']])).toEqual({ ok: true, value: [['Ann', ['abc', 'def']], ['Bob', ['ghi']]] });
+  });
+
+  it('drops a row whose only content is an empty file cell', () => {
+    expect(normalise([['', []]])).toEqual({ ok: true, value: [] });
+  });
+
+  it('refuses a cell that is not a list of ids', () => {
+    expect(normalise([['Ann', [{ id: 'x' }]]])).toEqual({ ok: false, error: FIELD_MESSAGES.cellNotFiles(1, 'Letter') });
+  });
+
+  it('limits files per cell to the column fileCount and checks the id shape', () => {
+    const validate = (value: unknown) => tableFieldType.validate(withFiles, value as never, {});
+    expect(validate([['Ann', ['a', 'b']]])).toEqual([]);
+    expect(validate([['Ann', ['a', 'b', 'c']]])).toEqual([FIELD_MESSAGES.cellTooManyFiles(1, 'Letter', 2)]);
+    expect(validate([['Ann', ['../etc/passwd']]])).toEqual([FIELD_MESSAGES.invalidUpload]);
+  });
+});

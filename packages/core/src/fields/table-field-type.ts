@@ -3,7 +3,8 @@ import { isEmptyValue } from './empty-value-check.js';
 import { FIELD_MESSAGES } from './field-messages.js';
 import type { FieldTypeSpec } from './field-type-spec.js';
 import { parseDecimal } from './number-field-type.js';
-import { coerceText, parseFlag, type Coerced } from './raw-value-coercion.js';
+import { DEFAULT_FILE_COUNT, UPLOAD_ID } from './upload-ids.js';
+import { coerceText, coerceTextList, parseFlag, type Coerced } from './raw-value-coercion.js';
 
 /** Hard ceiling whatever `maxRows` says: a table is typed by a person, not generated. */
 export const MAX_TABLE_ROWS = 500;
@@ -56,6 +57,10 @@ function normaliseCell(column: TableColumn, raw: unknown, row: number, label: st
         ? { ok: false, error: FIELD_MESSAGES.cellNotCheckbox(row, label) }
         : { ok: true, value: flag };
     }
+    case 'file': {
+      const ids = coerceTextList(raw);
+      return ids.ok ? ids : { ok: false, error: FIELD_MESSAGES.cellNotFiles(row, label) };
+    }
     case 'string':
     case 'select': {
       const text = coerceText(raw);
@@ -78,6 +83,14 @@ function normaliseRow(columns: readonly TableColumn[], raw: unknown, row: number
   return { ok: true, value: cells };
 }
 
+function fileCellErrors(column: TableColumn, cell: Cell, row: number, label: string): string[] {
+  if (!Array.isArray(cell)) return [FIELD_MESSAGES.cellNotFiles(row, label)];
+  const ids = cell as readonly unknown[];
+  if (!ids.every((id) => typeof id === 'string' && UPLOAD_ID.test(id))) return [FIELD_MESSAGES.invalidUpload];
+  const max = column.fileCount ?? DEFAULT_FILE_COUNT;
+  return ids.length > max ? [FIELD_MESSAGES.cellTooManyFiles(row, label, max)] : [];
+}
+
 function tableErrors(columns: readonly TableColumn[], maxRows: number | undefined, value: FieldValue): string[] {
   if (!Array.isArray(value) || !value.every((row) => Array.isArray(row))) return [FIELD_MESSAGES.notTable];
   const rows = value as readonly TableRow[];
@@ -91,6 +104,8 @@ function tableErrors(columns: readonly TableColumn[], maxRows: number | undefine
         if (column.required === true) errors.push(FIELD_MESSAGES.cellRequired(rowIndex + 1, label));
       } else if (column.type === 'select' && !selectColumnOptions(column).includes(String(cell))) {
         errors.push(FIELD_MESSAGES.cellInvalidOption(rowIndex + 1, label));
+      } else if (column.type === 'file') {
+        errors.push(...fileCellErrors(column, cell, rowIndex + 1, label));
       }
     });
   });

@@ -65,6 +65,10 @@ function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<st
   if (forms && typeof forms === 'object' && !Array.isArray(forms) && typeof (forms as { dir?: unknown }).dir === 'string') {
     out.forms = { ...forms, dir: resolve(base, (forms as { dir: string }).dir) };
   }
+  const files = out.files;
+  if (files && typeof files === 'object' && !Array.isArray(files) && typeof (files as { dir?: unknown }).dir === 'string') {
+    out.files = { ...files, dir: resolve(base, (files as { dir: string }).dir) };
+  }
   return out;
 }
 
@@ -153,6 +157,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const typed = config as unknown as Config & { secret: string | null; demo: boolean; graphql: { introspection: boolean | null } };
   typed.dataDir = resolve(typed.dataDir);
   typed.forms.dir = resolve(typed.forms.dir);
+  (typed.files as { dir: string | null }).dir = resolve(typed.files.dir ?? join(typed.dataDir, 'files'));
+  if (typed.files.store === 's3' && typed.files.s3.bucket === null) throw new ConfigError(['files.s3.bucket: required when files.store is s3']);
   if (typed.secret === null) {
     if (demo || env.NODE_ENV === 'development') typed.secret = developmentSecret(typed.dataDir);
     else throw new ConfigError(['secret: required (set SVC_SECRET or SVC_SECRET_FILE; at least 32 characters)']);

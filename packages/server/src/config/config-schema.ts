@@ -214,6 +214,13 @@ export const ConfigSchema = Type.Object(
           },
           { additionalProperties: false, default: {}, description: 'GraphQL requests per client IP.' },
         ),
+        upload: Type.Object(
+          {
+            max: Type.Integer({ minimum: 1, default: 60, description: 'Requests per client per window.' }),
+            windowSeconds: Type.Integer({ minimum: 1, default: 60, description: 'Window length in seconds.' }),
+          },
+          { additionalProperties: false, default: {}, description: 'Drag-and-drop uploads and deletes per client IP.' },
+        ),
       },
       { additionalProperties: false, default: {} },
     ),
@@ -265,6 +272,50 @@ export const ConfigSchema = Type.Object(
             siteKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Public site key (sent in the manifest).' }),
             secretKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Secret key; use SVC_CAPTCHA__TURNSTILE__SECRET_KEY_FILE.' }),
             verifyUrl: Type.String({ format: 'uri', default: 'https://challenges.cloudflare.com/turnstile/v0/siteverify', description: 'Verification endpoint (point tests at a local server).' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    files: Type.Object(
+      {
+        store: StringEnum(['disk', 's3'], { default: 'disk', description: 'Where uploads are kept: the local disk or an S3-compatible bucket.' }),
+        dir: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+          default: null,
+          description: 'Directory of the disk store; null means `<dataDir>/files`.',
+        }),
+        maxFileSizeKB: Type.Integer({
+          minimum: 1,
+          maximum: 4_194_304,
+          default: 20_480,
+          description: "Ceiling for any one file, whatever a field's maxFileSizeKB says.",
+        }),
+        maxFilesPerRequest: Type.Integer({ minimum: 1, maximum: 1000, default: 20, description: 'File parts accepted in one multipart submit.' }),
+        unattachedHours: Type.Integer({
+          minimum: 1,
+          maximum: 8760,
+          default: 24,
+          description: 'Hours an upload no submission claimed is kept before the purge deletes it.',
+        }),
+        s3: Type.Object(
+          {
+            bucket: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'Bucket name (required when files.store is s3).' }),
+            region: Type.String({ minLength: 1, default: 'us-east-1', description: 'Bucket region.' }),
+            endpoint: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+              default: null,
+              description: 'Endpoint of an S3-compatible service (MinIO, R2, …); null for AWS.',
+            }),
+            forcePathStyle: Type.Boolean({ default: false, description: 'Path-style URLs, which most S3-compatible services need.' }),
+            accessKeyId: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+              default: null,
+              description: "Access key; null uses the AWS SDK's own chain (env, profile, role).",
+            }),
+            secretAccessKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+              default: null,
+              description: 'Secret key; use SVC_FILES__S3__SECRET_ACCESS_KEY_FILE.',
+            }),
+            prefix: Type.String({ default: '', pattern: '^(?:[A-Za-z0-9_-]+/)*$', description: 'Key prefix inside the bucket, ending in `/`.' }),
           },
           { additionalProperties: false, default: {} },
         ),

@@ -167,5 +167,8 @@ function normaliseColumn(column: RawColumn): TableColumn {
     ...(column.value !== undefined ? { value: String(column.value) } : {}),
     ...(column.options !== undefined ? { options: column.options.map(String) } : {}),
     ...(column.required !== undefined ? { required: column.required } : {}),
+    ...(column.fileKinds !== undefined ? { fileKinds: column.fileKinds } : {}),
+    ...(column.maxFileSizeKB !== undefined ? { maxFileSizeKB: column.maxFileSizeKB } : {}),
+    ...(column.fileCount !== undefined ? { fileCount: column.fileCount } : {}),
   };
 }

@@ -27,10 +27,13 @@ export type RawOption = RawScalar | RawOptionObject;
 
 export interface RawColumn {
   readonly label: string;
-  readonly type: 'string' | 'number' | 'select' | 'checkbox';
+  readonly type: 'string' | 'number' | 'select' | 'checkbox' | 'file';
   readonly value?: RawScalar;
   readonly options?: readonly RawScalar[];
   readonly required?: boolean;
+  readonly fileKinds?: readonly string[];
+  readonly maxFileSizeKB?: number;
+  readonly fileCount?: number;
 }
 
 /** A field as written; the schema guarantees only the properties of its `type` are present. */

@@ -57,6 +57,8 @@ function fieldArguments(form: Form): GraphQLFieldConfigArgumentMap {
     honeypot: { type: HoneypotInput, description: 'The honeypot, when the form uses one' },
     captcha: { type: CaptchaInput, description: 'The captcha response, when the form uses one' },
     csrfToken: { type: CsrfTokenInput, description: 'The CSRF token, unless a bearer token is sent' },
+    // Not in interface.md: file fields take drag-and-drop upload ids, which only their uploader may claim.
+    uploadToken: { type: GraphQLString, description: 'The X-Svc-Upload-Token the files named in file arguments were uploaded with' },
   };
   for (const field of form.fields) {
     const type = field.type === 'mailingList' ? GraphQLInt : ARGUMENT_TYPES[field.type as keyof typeof ARGUMENT_TYPES];
@@ -77,10 +79,11 @@ function valuesFromArguments(form: Form, args: Readonly<Record<string, unknown>>
 }
 
 /** The submit result as a mutation answer: data on success, one error carrying the status otherwise. */
-function answer(form: Form, result: SubmitResult, values: Readonly<Record<string, unknown>>, date: string): SubmissionSource {
+function answer(form: Form, result: SubmitResult, date: string): SubmissionSource {
   const { body } = result;
+  const values = result.stored?.values ?? {};
   // interface.md §8: a reached limit is reported through the submission's submissionLimitReached.
-  if (body.success || body.status === 'limit_reached') return { form, result: body, values, date };
+  if (body.success || body.status === 'limit_reached') return { form, result: body, values, date, files: result.stored?.files ?? [] };
   if (body.status === 'validation_failed') {
     throw graphqlErrorFor('VALIDATION_FAILED', body.message ?? 'The submission is not valid.', { fields: body.errors.fields, form: body.errors.form });
   }
@@ -120,14 +123,14 @@ export function createSubmissionMutation(
             intent: 'submit',
             values,
             meta: { ...(honeypot ? { honeypot } : {}), ...(captcha ? { captchas: [captcha] } : {}) },
-            context: {},
+            context: typeof args.uploadToken === 'string' ? { uploadToken: args.uploadToken } : {},
           },
           csrf: principal.token ? 'trusted' : csrfFromToken(ctx, (args.csrfToken as { value?: string } | undefined)?.value),
           ip: request?.ip ?? null,
           wholeForm: true,
           javascriptTest: false,
         });
-        return answer(current, result, result.stored?.values ?? {}, result.stored?.createdAt ?? app.submit.now().toISOString());
+        return answer(current, result, result.stored?.createdAt ?? app.submit.now().toISOString());
       },
     },
   ];

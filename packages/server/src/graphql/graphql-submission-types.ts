@@ -15,6 +15,7 @@ import type { Form } from '@svc/core';
 import type { SubmitBody } from '../submissions/submit-response.js';
 import { CsrfToken, Honeypot, SubmissionCaptcha } from './graphql-helper-types.js';
 import { DateTimeScalar } from './graphql-scalars.js';
+import type { UploadRow } from '../files/upload-repository.js';
 import { lazyCsrfToken, type SvcGraphqlContext } from './graphql-context.js';
 
 export interface SubmissionSource {
@@ -23,6 +24,8 @@ export interface SubmissionSource {
   /** What was stored (visible, normalised values). */
   readonly values: Readonly<Record<string, unknown>>;
   readonly date: string;
+  /** The files the submission claimed (contract §7). */
+  readonly files: readonly UploadRow[];
 }
 
 export interface HostTypes {
@@ -41,11 +44,13 @@ export function defaultHostTypes(): Required<HostTypes> {
       name: 'Asset',
       description: 'A file attached to a submission.',
       fields: {
-        id: { type: GraphQLString },
-        filename: { type: GraphQLString },
-        kind: { type: GraphQLString },
-        size: { type: GraphQLInt },
-        url: { type: GraphQLString },
+        id: { type: GraphQLString, description: 'The upload id (as named in the submitted values)' },
+        filename: { type: GraphQLString, description: "The client's file name (metadata only)" },
+        extension: { type: GraphQLString, description: 'Extension of the sniffed content' },
+        kind: { type: GraphQLString, description: 'image, pdf, document, spreadsheet, audio, video, archive or text' },
+        size: { type: GraphQLInt, description: 'Size in bytes' },
+        field: { type: GraphQLString, description: 'Handle of the field the file was uploaded for' },
+        url: { type: GraphQLString, description: 'Always null: files are not public; site owners fetch them through the admin API' },
       },
     }),
   };
@@ -80,7 +85,12 @@ export function submissionFields(host: Required<HostTypes>): () => GraphQLFieldC
     isSpam: { type: GraphQLBoolean, description: 'Always false to the submitter (spam is never revealed)', resolve: () => false },
     spamReasons: { type: GraphQLString, description: 'Never revealed to the submitter', resolve: () => null },
     user: { type: host.User, description: 'Author', resolve: () => null },
-    assets: { type: new GraphQLList(host.Asset), description: 'Files', resolve: () => [] },
+    assets: {
+      type: new GraphQLList(host.Asset),
+      description: 'Files',
+      resolve: ({ files }) =>
+        files.map((f) => ({ id: f.publicId, filename: f.name, extension: f.extension, kind: f.kind, size: f.size, field: f.fieldHandle, url: null })),
+    },
   });
 }
 

@@ -10,6 +10,7 @@ import type { CorsPolicies, HeadlessGuard } from './cors-hooks.js';
 import type { RateLimitHook } from './rate-limit-hooks.js';
 import type { DraftService } from '../drafts/draft-service.js';
 import type { IdempotencyStore } from '../submissions/idempotency-store.js';
+import type { UploadService } from '../files/upload-service.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -20,10 +21,11 @@ export interface AppContext {
   readonly csrf: CsrfTokens | null;
   readonly drafts: DraftService;
   readonly idempotency: IdempotencyStore;
+  readonly uploads: UploadService;
   readonly cors: CorsPolicies;
   /** onRequest hook for every headless route: request id, headless switch, CORS. */
   readonly guard: HeadlessGuard;
   /** Rate-limit hooks per route group; null when rateLimit.enabled is false. */
-  readonly limits: Readonly<Record<'submit' | 'tokens' | 'graphql', RateLimitHook | null>>;
+  readonly limits: Readonly<Record<'submit' | 'tokens' | 'graphql' | 'upload', RateLimitHook | null>>;
   readonly log: FastifyBaseLogger;
 }

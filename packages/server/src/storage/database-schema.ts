@@ -69,10 +69,37 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+export interface FilesTable {
+  id: Generated<number>;
+  /** The upload id clients see (128 random bits, base64url); never a path. */
+  public_id: string;
+  form_id: number;
+  field_handle: string;
+  /** Column of a table field's `file` cell; null for a file field. */
+  column_index: number | null;
+  /** SHA-256 of the client's upload token (drag and drop) or of a per-request secret (multipart). */
+  owner_hash: string;
+  /** Server-chosen key in the file store. */
+  storage_key: string;
+  /** The client's file name, kept only as metadata. */
+  name: string;
+  /** Extension and type of the sniffed content, not the client's claim. */
+  extension: string;
+  mime: string;
+  kind: string;
+  size: number;
+  /** Null until a submit claims the file. */
+  submission_id: number | null;
+  /** An unattached file kept past the usual 24 h, e.g. while a draft refers to it. */
+  hold_until: string | null;
+  created_at: string;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
   svc_submissions: SubmissionsTable;
   svc_drafts: DraftsTable;
   svc_idempotency_keys: IdempotencyKeysTable;
+  svc_files: FilesTable;
 }

@@ -7,6 +7,7 @@ import type { DatabaseHandle, DialectName } from './database-factory.js';
 import * as createCoreTables from './migrations/202611220900-create-core-tables.js';
 import * as createDraftsAndIdempotency from './migrations/202611221000-create-drafts-and-idempotency.js';
 import * as addSubmissionIpHash from './migrations/202611221100-add-submission-ip-hash.js';
+import * as createFiles from './migrations/202611230900-create-files.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -17,6 +18,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611220900-create-core-tables': createCoreTables,
   '202611221000-create-drafts-and-idempotency': createDraftsAndIdempotency,
   '202611221100-add-submission-ip-hash': addSubmissionIpHash,
+  '202611230900-create-files': createFiles,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -22,7 +22,9 @@ import type { SpamLists } from '../security/spam-lists.js';
 import type { CaptchaVerifier } from '../security/captcha-verifier.js';
 import type { FillTimestamps } from '../security/fill-timestamps.js';
 import { requestFingerprint, type IdempotencyStore } from './idempotency-store.js';
-import { formError, loadState, mergeValues, normaliseAll, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
+import { formError, loadState, mergeValues, normaliseAll, readHandles, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
+import type { UploadService } from '../files/upload-service.js';
+import { allIds, checkUploads, fileSlots, type ReceivedUploads } from './submit-files.js';
 
 export interface SubmitServices {
   readonly db: Kysely<Database>;
@@ -36,6 +38,9 @@ export interface SubmitServices {
   readonly fillTimestamps: FillTimestamps;
   /** HMAC of a client IP (per-IP limits without keeping addresses). */
   readonly ipHash: (ip: string) => string;
+  readonly uploads: UploadService;
+  /** Days a draft lives (contract §5), so the uploads it names are kept as long. */
+  readonly draftTtlDays: number;
   readonly now: () => Date;
 }
 
@@ -56,7 +61,14 @@ export interface SubmitInput {
    * (GraphQL mutations have only honeypot {name, value}).
    */
   readonly javascriptTest?: boolean;
+  /** Files a multipart submit streamed in before the pipeline ran (contract §7). */
+  readonly uploads?: ReceivedUploads;
 }
+
+const FILES_GONE = 'An uploaded file is no longer available; please upload it again';
+
+/** The insert lost a race for one of its files (a purge or another submit claimed it). */
+class FilesGone extends Error {}
 
 function assertCsrf(services: SubmitServices, input: SubmitInput): void {
   if (!services.csrf || input.csrf === 'trusted') return;
@@ -67,7 +79,7 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
   if (!form.settings.storeData) return null;
   const token = randomAlphanumeric(32);
   const uid = randomUUID();
-  const id = await insertSubmission(services.db, {
+  const row = {
     uid,
     formId: form.id,
     tokenHash: sha256(token),
@@ -79,11 +91,29 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
     ipHash: ip ? services.ipHash(ip) : null,
     values,
     createdAt: date.toISOString(),
+  };
+  const fileIds = allIds(fileSlots(form, values));
+  if (fileIds.length === 0) return { id: await insertSubmission(services.db, row), uid, token };
+  // The row and the claim on its files commit together: a submission never points at a file
+  // the purge may take, and a file is never claimed by a submission that was not stored.
+  const id = await services.db.transaction().execute(async (trx) => {
+    const inserted = await insertSubmission(trx, row);
+    const attached = await services.uploads.attach(trx, inserted, form, fileIds);
+    // Flagged spam keeps what it could claim; a real submission is all or nothing.
+    if (attached !== fileIds.length && spamReasons.length === 0) throw new FilesGone();
+    return inserted;
   });
   return { id, uid, token };
 }
 
-function submitted(step: Step, submission: Awaited<ReturnType<typeof persist>>, stored: Values, date: Date): SubmitResult {
+/** The stored values without the files of fields that failed a file check (spam path). */
+function withoutBadFiles(stored: Values, fileErrors: Readonly<Record<string, readonly string[]>>): Values {
+  const out: Record<string, Values[string]> = { ...stored };
+  for (const handle of Object.keys(fileErrors)) if (Object.hasOwn(out, handle)) out[handle] = Array.isArray(out[handle]) ? [] : null;
+  return out;
+}
+
+async function submitted(services: SubmitServices, step: Step, submission: Awaited<ReturnType<typeof persist>>, stored: Values, date: Date): Promise<SubmitResult> {
   const url = step.form.settings.returnUrl;
   const result = submitResult('submitted', {
     ...resultParts(step, step.state.pageIndex, null),
@@ -91,7 +121,8 @@ function submitted(step: Step, submission: Awaited<ReturnType<typeof persist>>, 
     redirect: url ? { url, delay: 0 } : null,
     submission,
   });
-  return { ...result, stored: { values: stored, createdAt: date.toISOString() } };
+  const files = submission && fileSlots(step.form, stored).length > 0 ? await services.uploads.listForSubmissions([submission.id]) : [];
+  return { ...result, stored: { values: stored, createdAt: date.toISOString(), files } };
 }
 
 function spamRejected(services: SubmitServices, step: Step, now: number): SubmitResult {
@@ -103,8 +134,23 @@ function spamRejected(services: SubmitServices, step: Step, now: number): Submit
 }
 
 /** contract §5: saveDraft skips validation but not spam checks; a loaded draft is updated in place. */
-async function saveDraft(services: SubmitServices, step: Step, input: SubmitInput, draft: LoadedDraft | null, date: Date): Promise<SubmitResult> {
+async function saveDraft(
+  services: SubmitServices,
+  step: Step,
+  input: SubmitInput,
+  draft: LoadedDraft | null,
+  date: Date,
+  fileErrors: Readonly<Record<string, readonly string[]>>,
+): Promise<SubmitResult> {
   const { form, state } = step;
+  // A draft may be incomplete, but the files it names must be the client's own.
+  if (Object.keys(fileErrors).length > 0) {
+    return submitResult('validation_failed', {
+      ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, date.getTime())),
+      message: form.settings.errorMessage,
+      fieldErrors: fileErrors,
+    });
+  }
   const spamReasons = spamReasonsFor(services, step, input, normaliseAll(form, step.raw));
   if (spamReasons.length > 0 && form.settings.spam.behavior === 'display_errors') return spamRejected(services, step, date.getTime());
   // simulate_success: a spammer gets a convincing answer and nothing is stored.
@@ -112,6 +158,10 @@ async function saveDraft(services: SubmitServices, step: Step, input: SubmitInpu
     spamReasons.length > 0
       ? { token: randomAlphanumeric(DRAFT_TOKEN_LENGTH), key: randomAlphanumeric(DRAFT_KEY_LENGTH) }
       : await services.drafts.save(form, { values: step.raw, pageIndex: state.pageIndex, pageHistory: state.pageHistory }, draft, date);
+  // The draft's files outlive the usual unattached window for as long as the draft does.
+  if (spamReasons.length === 0) {
+    await services.uploads.hold(form, allIds(fileSlots(form, step.raw)), new Date(date.getTime() + services.draftTtlDays * 86_400_000));
+  }
   return submitResult('draft_saved', {
     ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, date.getTime())),
     draft: { ...pair, resumeUrl: services.drafts.resumeUrl(form, pair.token, pair.key) },
@@ -144,16 +194,23 @@ async function limitBroken(services: SubmitServices, form: Form, ip: string | nu
   return null;
 }
 
-async function submitWhole(services: SubmitServices, step: Step, input: SubmitInput, draft: LoadedDraft | null, date: Date): Promise<SubmitResult> {
+async function submitWhole(
+  services: SubmitServices,
+  step: Step,
+  input: SubmitInput,
+  draft: LoadedDraft | null,
+  date: Date,
+  fileErrors: Readonly<Record<string, readonly string[]>>,
+): Promise<SubmitResult> {
   const { form, request, state } = step;
   const now = date.getTime();
-  const { values, errors, visibility, normalised } = validateScope(step, 'form');
+  const { values, errors, visibility, normalised } = validateScope(step, 'form', fileErrors);
   const spamReasons = spamReasonsFor(services, step, input, normalised);
   if (spamReasons.length > 0) {
     if (form.settings.spam.behavior === 'display_errors') return spamRejected(services, step, now);
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
-    const stored = storedValues(form, normalised, visibility, values);
-    return submitted(step, await persist(services, form, stored, spamReasons, input.ip, date), stored, date);
+    const stored = withoutBadFiles(storedValues(form, normalised, visibility, values), fileErrors);
+    return submitted(services, step, await persist(services, form, stored, spamReasons, input.ip, date), stored, date);
   }
   const captcha = await services.captcha.verify(form, request.meta.captchas, input.ip);
   if (captcha !== 'ok') {
@@ -181,10 +238,20 @@ async function submitWhole(services: SubmitServices, step: Step, input: SubmitIn
     });
   }
   const stored = storedValues(form, normalised, visibility, values);
-  const submission = await persist(services, form, stored, [], input.ip, date);
+  let submission: Awaited<ReturnType<typeof persist>>;
+  try {
+    submission = await persist(services, form, stored, [], input.ip, date);
+  } catch (error) {
+    if (!(error instanceof FilesGone)) throw error;
+    return submitResult('validation_failed', {
+      ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, now)),
+      message: form.settings.errorMessage,
+      formErrors: [FILES_GONE],
+    });
+  }
   // contract §5: a successful final submit deletes the draft it came from.
   if (draft) await services.drafts.delete(draft.token);
-  return submitted(step, submission, stored, date);
+  return submitted(services, step, submission, stored, date);
 }
 
 async function runSteps(services: SubmitServices, form: Form, input: SubmitInput): Promise<SubmitResult> {
@@ -210,8 +277,9 @@ async function runSteps(services: SubmitServices, form: Form, input: SubmitInput
     raw: mergeValues(form, loaded, request.values, { wholeForm, keepLoaded: draft !== null }),
   };
 
-  if (request.intent === 'saveDraft') return saveDraft(services, step, input, draft, date);
-  if (request.intent === 'submit') return submitWhole(services, step, input, draft, date);
+  const fileErrors = request.intent === 'back' ? {} : await checkUploads(services.uploads, form, request, step.raw, readHandles(step), input.uploads);
+  if (request.intent === 'saveDraft') return saveDraft(services, step, input, draft, date, fileErrors);
+  if (request.intent === 'submit') return submitWhole(services, step, input, draft, date, fileErrors);
 
   if (request.intent === 'back') {
     const visibility = computeVisibility(form, normaliseAll(form, step.raw));
@@ -221,7 +289,7 @@ async function runSteps(services: SubmitServices, form: Form, input: SubmitInput
   }
 
   // validate and next check the current page (or the whole single-page form).
-  const { errors, visibility } = validateScope(step, 'page');
+  const { errors, visibility } = validateScope(step, 'page', fileErrors);
   const current = step.state.pageIndex;
   const stay = () => sealNext(services.stateTokens, step, current, step.state.pageHistory, now);
   if (Object.keys(errors).length > 0) {
@@ -240,7 +308,9 @@ export async function submitForm(services: SubmitServices, form: Form, input: Su
   if (key === undefined) return runSteps(services, form, input);
   // contract §4: the same key with the same request replays the first answer; another request is a conflict.
   const { idempotencyKey: _key, ...meta } = input.request.meta;
-  const fingerprint = requestFingerprint([form.uid, input.request.intent, input.request.values, meta, input.request.context, input.wholeForm === true]);
+  // A multipart retry stores its files again under new ids, so it is compared by what was posted.
+  const values = input.uploads ? input.uploads.fingerprint : input.request.values;
+  const fingerprint = requestFingerprint([form.uid, input.request.intent, values, meta, input.request.context, input.wholeForm === true]);
   const outcome = await services.idempotency.begin(form.id, key, fingerprint, services.now());
   if (outcome.kind === 'replay') return outcome.result;
   if (outcome.kind === 'conflict') throw new SvcError('IDEMPOTENCY_CONFLICT', outcome.message);

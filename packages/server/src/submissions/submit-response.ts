@@ -1,4 +1,5 @@
 /** The submit object of contract §4 and its HTTP statuses, built in one place. */
+import type { UploadRow } from '../files/upload-repository.js';
 
 export type SubmitStatus =
   | 'submitted'
@@ -46,7 +47,7 @@ export interface SubmitResult {
   readonly httpStatus: number;
   readonly body: SubmitBody;
   /** On `submitted`: the values as stored (visible fields, normalised) and when; never sent by REST. */
-  readonly stored?: { readonly values: Readonly<Record<string, unknown>>; readonly createdAt: string };
+  readonly stored?: { readonly values: Readonly<Record<string, unknown>>; readonly createdAt: string; readonly files: readonly UploadRow[] };
 }
 
 export interface SubmitResultParts {

@@ -6,7 +6,9 @@ import { resolveHeadlessForm } from '../http/form-access.js';
 import { readCookie } from '../http/cookie-reader.js';
 import { withLimit } from '../http/rate-limit-hooks.js';
 import { parseSubmitRequest } from './submit-request.js';
-import { submitForm } from './submit-pipeline.js';
+import { submitForm, type SubmitInput } from './submit-pipeline.js';
+import { createCsrfGate } from '../http/multipart-support.js';
+import { readMultipartSubmit } from '../files/multipart-submit.js';
 
 export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post<{ Params: { handle: string } }>(
@@ -14,17 +16,31 @@ export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promi
     { config: { cors: 'form' }, onRequest: withLimit(ctx.guard, ctx.limits.submit) },
     async (request, reply) => {
       const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
-      const submitRequest = parseSubmitRequest(request.body);
-      const token = request.headers['x-csrf-token'];
+      let body = request.body;
+      let csrf: SubmitInput['csrf'];
+      let uploads: SubmitInput['uploads'];
+      if (request.isMultipart()) {
+        // contract §3: multipart carries CSRF as a field; files stream in before the pipeline runs.
+        const gate = createCsrfGate(ctx, request);
+        const multipart = await readMultipartSubmit(ctx, form, request, gate);
+        gate.require();
+        ({ body, uploads } = multipart);
+        csrf = 'trusted';
+      } else {
+        const token = request.headers['x-csrf-token'];
+        csrf = { binding: readCookie(request, ctx.config.csrf.cookieName), token: Array.isArray(token) ? token[0] : token };
+      }
+      const submitRequest = parseSubmitRequest(body);
       const idempotencyKey = request.headers['idempotency-key'];
       if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(idempotencyKey))) {
         throw new SvcError('PAYLOAD_INVALID', 'Idempotency-Key must be 1-200 printable characters.');
       }
       const result = await submitForm(ctx.submit, form, {
         request: submitRequest,
-        csrf: { binding: readCookie(request, ctx.config.csrf.cookieName), token: Array.isArray(token) ? token[0] : token },
+        csrf,
         ip: request.ip,
         idempotencyKey,
+        ...(uploads ? { uploads } : {}),
       });
       return reply.code(result.httpStatus).header('Cache-Control', 'no-store').send(result.body);
     },

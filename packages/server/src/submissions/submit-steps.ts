@@ -94,14 +94,25 @@ function isShown(field: Field, visibility: Visibility): boolean {
   return !visibility.hiddenPages.has(field.pageIndex) && !visibility.hiddenFields.has(field.handle as string);
 }
 
-export function validateScope(step: Step, scope: 'page' | 'form') {
+/** Handles whose posted values this step reads: the current page's, or every field's. */
+export function readHandles(step: Step): Set<string> {
+  return new Set(step.form.fields.filter((f) => !step.multiPage || f.pageIndex === step.state.pageIndex).map((f) => f.handle as string));
+}
+
+/** Validates the fields in scope; `extra` errors (files) count only for fields in scope and shown. */
+export function validateScope(step: Step, scope: 'page' | 'form', extra: Readonly<Record<string, readonly string[]>> = {}) {
   const normalised = normaliseAll(step.form, step.raw);
   const visibility = computeVisibility(step.form, normalised);
   const fields = step.form.fields.filter(
     (f) => isShown(f, visibility) && (scope === 'form' || !step.multiPage || f.pageIndex === step.state.pageIndex),
   );
-  const { values, errors } = validateValues(fields, step.raw, normalised);
-  return { values, errors, visibility, normalised };
+  const validated = validateValues(fields, step.raw, normalised);
+  const errors: Record<string, string[]> = { ...validated.errors } as Record<string, string[]>;
+  for (const field of fields) {
+    const more = extra[field.handle as string];
+    if (more && more.length > 0) errors[field.handle as string] = [...(errors[field.handle as string] ?? []), ...more];
+  }
+  return { values: validated.values, errors, visibility, normalised };
 }
 
 export function resultParts(step: Step, pageIndex: number, stateToken: string | null) {

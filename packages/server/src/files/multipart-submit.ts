@@ -1,0 +1,140 @@
+/**
+ * The multipart submit body (interface.md §4.2, contract §7): the JSON payload in a `_svc` part,
+ * the CSRF token in a `SVC_CSRF_TOKEN` field, files under `files[handle][]` and table cells under
+ * `files[table][row][col][]`. Files are streamed into the store as they arrive; their ids are
+ * then laid into `values` exactly where a drag-and-drop client would have put them.
+ */
+import type { FastifyRequest } from 'fastify';
+import { FIELD_MESSAGES, SvcError, type Form } from '@svc/core';
+import type { MultipartFile } from '@fastify/multipart';
+import type { AppContext } from '../http/app-context.js';
+import type { CsrfGate } from '../http/multipart-support.js';
+import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
+import { randomToken, sha256 } from '../security/token-crypto.js';
+import type { ReceivedUploads } from '../submissions/submit-files.js';
+
+const FILE_PART = /^files\[([A-Za-z][A-Za-z0-9_]{0,63})\](?:\[(\d{1,3})\]\[(\d{1,3})\])?(?:\[\])?$/;
+
+interface Slot {
+  readonly handle: string;
+  readonly row: number | null;
+  readonly column: number | null;
+}
+
+export interface MultipartSubmit {
+  readonly body: Record<string, unknown>;
+  readonly uploads: ReceivedUploads;
+}
+
+function parseSlot(name: string): Slot | null {
+  const match = FILE_PART.exec(name);
+  if (!match) return null;
+  const [, handle, row, column] = match;
+  return { handle: handle as string, row: row === undefined ? null : Number(row), column: column === undefined ? null : Number(column) };
+}
+
+function idsIn(raw: unknown): string[] {
+  if (typeof raw === 'string') return raw === '' ? [] : [raw];
+  return Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function asList(raw: unknown): unknown[] {
+  if (Array.isArray(raw)) return [...raw];
+  if (raw === null || typeof raw !== 'object') return [];
+  const list: unknown[] = [];
+  for (const [key, value] of Object.entries(raw)) if (/^\d{1,3}$/.test(key)) list[Number(key)] = value;
+  return list;
+}
+
+/** `values` with the received ids appended to the slots they were sent for. */
+function withReceived(values: Record<string, unknown>, received: ReadonlyMap<string, { slot: Slot; ids: string[] }>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const { slot, ids } of received.values()) {
+    if (slot.row === null || slot.column === null) {
+      out[slot.handle] = [...idsIn(out[slot.handle]), ...ids];
+      continue;
+    }
+    const rows = asList(out[slot.handle]);
+    const cells = asList(rows[slot.row]);
+    cells[slot.column] = [...idsIn(cells[slot.column]), ...ids];
+    rows[slot.row] = Array.from(cells, (cell) => cell ?? null);
+    out[slot.handle] = Array.from(rows, (row) => row ?? []);
+  }
+  return out;
+}
+
+async function drain(file: MultipartFile): Promise<number> {
+  let size = 0;
+  for await (const chunk of file.file as AsyncIterable<Buffer>) size += chunk.length;
+  return size;
+}
+
+function parseSvc(value: unknown): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = typeof value === 'string' ? JSON.parse(value) : undefined;
+  } catch {
+    throw new SvcError('PAYLOAD_INVALID', 'The _svc part is not valid JSON.');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SvcError('PAYLOAD_INVALID', 'The _svc part must be a JSON object.');
+  return parsed as Record<string, unknown>;
+}
+
+export async function readMultipartSubmit(ctx: Pick<AppContext, 'uploads'>, form: Form, request: FastifyRequest, gate: CsrfGate): Promise<MultipartSubmit> {
+  let body: Record<string, unknown> | null = null;
+  // Files of a multipart submit belong to this request alone: nobody holds this owner's token.
+  const owner = sha256(randomToken(32));
+  const received = new Map<string, { slot: Slot; ids: string[] }>();
+  const files: unknown[] = [];
+  const errors: Record<string, string[]> = {};
+  const refuse = (handle: string, message: string) => {
+    const list = (errors[handle] ??= []);
+    if (!list.includes(message)) list.push(message);
+  };
+
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      if (part.fieldname === '_svc') body = parseSvc(part.value);
+      else if (part.fieldname === CSRF_FIELD_NAME && typeof part.value === 'string') gate.offer(part.value);
+      else throw new SvcError('PAYLOAD_INVALID', `Unknown part "${part.fieldname.slice(0, 64)}"; send _svc, ${CSRF_FIELD_NAME} and files[…].`);
+      continue;
+    }
+    const slot = parseSlot(part.fieldname);
+    const target = slot && ctx.uploads.target(form, slot.handle, slot.column);
+    if (!slot || !target) {
+      await drain(part);
+      throw new SvcError('PAYLOAD_INVALID', `"${part.fieldname.slice(0, 80)}" does not name a file field of this form.`);
+    }
+    // An empty file input still sends a part, with no name and no bytes: nothing was chosen.
+    if (part.filename === '') {
+      if ((await drain(part)) === 0) continue;
+    }
+    gate.require();
+    const key = `${slot.handle}/${slot.row}/${slot.column}`;
+    const entry = received.get(key) ?? { slot, ids: [] };
+    received.set(key, entry);
+    if (entry.ids.length >= target.maxCount) {
+      await drain(part);
+      refuse(slot.handle, FIELD_MESSAGES.tooManyFiles(target.maxCount));
+      continue;
+    }
+    const result = await ctx.uploads.receive(form, target, { stream: part.file, filename: part.filename }, owner);
+    if (!result.ok) {
+      refuse(slot.handle, result.message);
+      continue;
+    }
+    entry.ids.push(result.upload.id);
+    files.push([key, result.upload.size, result.upload.sha256]);
+  }
+  if (body === null) throw new SvcError('PAYLOAD_INVALID', 'The multipart body needs a _svc part with the JSON payload.');
+  const posted = (body.values ?? {}) as Record<string, unknown>;
+  const values = posted !== null && typeof posted === 'object' && !Array.isArray(posted) ? withReceived(posted, received) : posted;
+  return {
+    body: { ...body, values },
+    uploads: {
+      ids: new Set([...received.values()].flatMap((e) => e.ids)),
+      errors,
+      fingerprint: [posted, files],
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Drag and drop (interface.md §4.4, contract §7): `POST /svc/api/forms/{h}/files/{field}` stores
+ * one file for a file field under the client's upload token; `…/delete` removes one again. A
+ * submit later names the uploads by id together with the same token.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FIELD_MESSAGES, SvcError, UPLOAD_ID } from '@svc/core';
+import type { MultipartFile } from '@fastify/multipart';
+import type { AppContext } from '../http/app-context.js';
+import { resolveHeadlessForm } from '../http/form-access.js';
+import { withLimit } from '../http/rate-limit-hooks.js';
+import { createCsrfGate } from '../http/multipart-support.js';
+import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
+import { sha256 } from '../security/token-crypto.js';
+import { SERVICE_VERSION } from '../version.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Params = { handle: string; field: string };
+
+/** SHA-256 of the client's upload token: the owner of what it uploads. */
+function uploadOwner(request: FastifyRequest): { token: string; owner: string } {
+  const header = request.headers['x-svc-upload-token'];
+  const token = Array.isArray(header) ? header[0] : header;
+  if (!token || !UUID.test(token)) throw new SvcError('PAYLOAD_INVALID', 'Send a UUID in the X-Svc-Upload-Token header.');
+  const lower = token.toLowerCase();
+  return { token: lower, owner: sha256(lower) };
+}
+
+async function drain(file: MultipartFile): Promise<void> {
+  for await (const _chunk of file.file) {
+    // read and dropped: the body must be consumed before the answer
+  }
+}
+
+export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const hooks = { config: { cors: 'form' as const }, onRequest: withLimit(ctx.guard, ctx.limits.upload) };
+
+  app.post<{ Params: Params }>('/svc/api/forms/:handle/files/:field', hooks, async (request, reply) => {
+    const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
+    if (!request.isMultipart()) throw new SvcError('MEDIA_TYPE_UNSUPPORTED', 'Send the file as multipart/form-data.');
+    const { token, owner } = uploadOwner(request);
+    const target = ctx.uploads.target(form, request.params.field, null);
+    if (!target) throw new SvcError('PAYLOAD_INVALID', `"${request.params.field.slice(0, 64)}" is not a file field of this form.`);
+    const gate = createCsrfGate(ctx, request);
+    let result = null;
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === CSRF_FIELD_NAME && typeof part.value === 'string') gate.offer(part.value);
+        continue;
+      }
+      if (part.fieldname !== target.handle || result !== null) {
+        await drain(part);
+        throw new SvcError('PAYLOAD_INVALID', `Send exactly one file, in a part named "${target.handle}".`);
+      }
+      gate.require();
+      if ((await ctx.uploads.countOwned(form, target.handle, owner)) >= target.maxCount) {
+        await drain(part);
+        throw new SvcError('FILE_REJECTED', undefined, { details: [FIELD_MESSAGES.tooManyFiles(target.maxCount)] });
+      }
+      result = await ctx.uploads.receive(form, target, { stream: part.file, filename: part.filename }, owner);
+    }
+    if (result === null) throw new SvcError('PAYLOAD_INVALID', `Send the file in a part named "${target.handle}".`);
+    if (!result.ok) {
+      if (result.refusal === 'too_large') throw new SvcError('PAYLOAD_TOO_LARGE', 'The file is larger than this field allows.', { details: [result.message] });
+      throw new SvcError('FILE_REJECTED', undefined, { details: [result.message] });
+    }
+    // Two uploads racing past the count above: the later one gives way.
+    if ((await ctx.uploads.countOwned(form, target.handle, owner)) > target.maxCount) {
+      await ctx.uploads.delete(form, target.handle, result.upload.id, owner);
+      throw new SvcError('FILE_REJECTED', undefined, { details: [FIELD_MESSAGES.tooManyFiles(target.maxCount)] });
+    }
+    const { id, name, extension, size } = result.upload;
+    return reply
+      .header('Cache-Control', 'no-store')
+      .send({ success: true, data: { id, name, extension, size }, meta: { pluginVersion: SERVICE_VERSION, uploadToken: token } });
+  });
+
+  app.post<{ Params: Params; Body: unknown }>('/svc/api/forms/:handle/files/:field/delete', hooks, async (request, reply) => {
+    const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
+    const { owner } = uploadOwner(request);
+    const gate = createCsrfGate(ctx, request);
+    const body = request.body as { id?: unknown; [CSRF_FIELD_NAME]?: unknown } | undefined;
+    if (typeof body?.[CSRF_FIELD_NAME] === 'string') gate.offer(body[CSRF_FIELD_NAME]);
+    gate.require();
+    const id = body?.id;
+    if (typeof id !== 'string' || !UPLOAD_ID.test(id)) throw new SvcError('PAYLOAD_INVALID', 'Send the upload id as "id".');
+    if (!(await ctx.uploads.delete(form, request.params.field, id, owner))) throw new SvcError('FILE_NOT_FOUND');
+    return reply.header('Cache-Control', 'no-store').send({ success: true });
+  });
+}

@@ -1,0 +1,218 @@
+/**
+ * Uploads (contract §7) as one service for every transport: the drag-and-drop routes and the
+ * multipart submit receive through it, the submit pipeline checks ownership and attaches through
+ * it, and the purge and submission deletion remove through it. Bytes go to the FileStore under a
+ * server-chosen key; the client's name is kept only as metadata.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_FILE_COUNT, type Form } from '@svc/core';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../storage/database-schema.js';
+import { randomToken } from '../security/token-crypto.js';
+import type { FileStore } from './file-store.js';
+import { FILE_KINDS, type FileKind } from './file-kinds.js';
+import { spoolUpload, type Refusal, type UploadRules } from './upload-receiver.js';
+import * as repo from './upload-repository.js';
+import type { UploadRow } from './upload-repository.js';
+
+export interface UploadTarget {
+  readonly handle: string;
+  /** Column of a table field's `file` cells; null for a file field. */
+  readonly column: number | null;
+  readonly rules: UploadRules;
+  readonly maxCount: number;
+}
+
+export interface UploadInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly extension: string;
+  readonly size: number;
+  readonly kind: FileKind;
+  /** SHA-256 of the content (hex): what an idempotent retry of the same file compares. */
+  readonly sha256: string;
+}
+
+export type Received = { readonly ok: true; readonly upload: UploadInfo } | { readonly ok: false; readonly refusal: Refusal; readonly message: string };
+
+export interface UploadService {
+  readonly store: FileStore;
+  /** The rules for files of `handle` (and `column` of a table), or null when it takes no files. */
+  target(form: Form, handle: string, column: number | null): UploadTarget | null;
+  /** Reads the stream to its end and stores the file, or says why it was refused. */
+  receive(form: Form, target: UploadTarget, file: { stream: Readable; filename: string }, ownerHash: string): Promise<Received>;
+  countOwned(form: Form, handle: string, ownerHash: string): Promise<number>;
+  /** Deletes an unattached upload of this owner; false when there is none. */
+  delete(form: Form, handle: string, id: string, ownerHash: string): Promise<boolean>;
+  /** Unattached uploads of this form among `ids`, optionally of one owner only. */
+  unattached(form: Form, ids: readonly string[], ownerHash?: string): Promise<Map<string, UploadRow>>;
+  attach(db: Kysely<Database> | Transaction<Database>, submissionId: number, form: Form, ids: readonly string[]): Promise<number>;
+  /** Keeps uploads a draft refers to until the draft expires. */
+  hold(form: Form, ids: readonly string[], until: Date): Promise<void>;
+  listForSubmissions(submissionIds: readonly number[]): Promise<UploadRow[]>;
+  /** Deletes unattached uploads older than `files.unattachedHours` (and past any hold). */
+  purgeUnattached(now: Date): Promise<number>;
+  /** Removes the files of submissions being deleted (rows first, then blobs; the purge retries). */
+  deleteForSubmissions(submissionIds: readonly number[]): Promise<number>;
+}
+
+export interface UploadServiceOptions {
+  readonly db: Kysely<Database>;
+  readonly store: FileStore;
+  readonly tmpDir: string;
+  readonly ceilingKB: number;
+  readonly unattachedHours: number;
+  readonly now: () => Date;
+}
+
+const KIND_LABEL: Readonly<Record<FileKind, string>> = {
+  image: 'image',
+  pdf: 'PDF',
+  document: 'document',
+  spreadsheet: 'spreadsheet',
+  audio: 'audio',
+  video: 'video',
+  archive: 'archive',
+  text: 'text',
+};
+
+function sizeLabel(kb: number): string {
+  return kb >= 1024 ? `${Math.round((kb / 1024) * 10) / 10} MB` : `${kb} KB`;
+}
+
+/** The client's name as metadata only: no directories, no control characters, bounded. */
+export function cleanFileName(raw: string): string {
+  const base = raw.split(/[/\\]/).pop() ?? '';
+  const clean = base.normalize('NFC').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return clean === '' || clean === '.' || clean === '..' ? 'file' : clean;
+}
+
+export function refusalMessage(refusal: Refusal, name: string, target: UploadTarget): string {
+  switch (refusal) {
+    case 'too_large':
+      return `"${name}" is larger than ${sizeLabel(Math.floor(target.rules.maxBytes / 1024))}`;
+    case 'empty':
+      return `"${name}" is empty`;
+    case 'kind': {
+      const kinds = target.rules.kinds ? [...target.rules.kinds].map((k) => KIND_LABEL[k]).join(', ') : null;
+      return kinds ? `"${name}" is not an allowed type of file (allowed: ${kinds})` : `"${name}" is not a type of file this form accepts`;
+    }
+  }
+}
+
+function rulesFor(kinds: readonly string[] | undefined, maxFileSizeKB: number | undefined, ceilingKB: number): UploadRules {
+  const allowed = kinds && kinds.length > 0 ? new Set(kinds.filter((k): k is FileKind => (FILE_KINDS as readonly string[]).includes(k))) : null;
+  return { maxBytes: Math.min(maxFileSizeKB ?? ceilingKB, ceilingKB) * 1024, kinds: allowed };
+}
+
+export function createUploadService(options: UploadServiceOptions): UploadService {
+  const { db, store } = options;
+  let tmpReady: Promise<unknown> | null = null;
+
+  /** Deletes blobs; returns the keys that went. One that fails stays for the next purge. */
+  const removeBlobs = async (keys: readonly string[]): Promise<Set<string>> => {
+    const results = await Promise.allSettled(keys.map((key) => store.delete(key).then(() => key)));
+    return new Set(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])));
+  };
+
+  return {
+    store,
+
+    target(form, handle, column) {
+      const field = form.fields.find((f) => f.handle === handle);
+      if (!field) return null;
+      if (field.type === 'file' && column === null) {
+        return { handle, column, rules: rulesFor(field.fileKinds, field.maxFileSizeKB, options.ceilingKB), maxCount: field.fileCount ?? DEFAULT_FILE_COUNT };
+      }
+      if (field.type === 'table' && column !== null) {
+        const spec = field.columns[column];
+        if (spec?.type !== 'file') return null;
+        return { handle, column, rules: rulesFor(spec.fileKinds, spec.maxFileSizeKB, options.ceilingKB), maxCount: spec.fileCount ?? DEFAULT_FILE_COUNT };
+      }
+      return null;
+    },
+
+    async receive(form, target, file, ownerHash) {
+      tmpReady ??= mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
+      await tmpReady;
+      const name = cleanFileName(file.filename);
+      const spooled = await spoolUpload(file.stream, name, target.rules, options.tmpDir);
+      if (!spooled.ok) return { ok: false, refusal: spooled.refusal, message: refusalMessage(spooled.refusal, name, target) };
+      const { sniffed, size } = spooled;
+      const id = randomToken(16);
+      const storageKey = `${form.uid.toLowerCase()}/${randomBytes(16).toString('hex')}.${sniffed.extension.toLowerCase()}`;
+      try {
+        await store.put(storageKey, createReadStream(spooled.path), { size, contentType: sniffed.mime });
+      } finally {
+        await rm(spooled.path, { force: true });
+      }
+      try {
+        await repo.insertUpload(db, {
+          publicId: id,
+          formId: form.id,
+          fieldHandle: target.handle,
+          columnIndex: target.column,
+          ownerHash,
+          storageKey,
+          name,
+          extension: sniffed.extension,
+          mime: sniffed.mime,
+          kind: sniffed.kind,
+          size,
+          createdAt: options.now().toISOString(),
+        });
+      } catch (error) {
+        await removeBlobs([storageKey]);
+        throw error;
+      }
+      return { ok: true, upload: { id, name, extension: sniffed.extension, size, kind: sniffed.kind, sha256: spooled.sha256 } };
+    },
+
+    countOwned: (form, handle, ownerHash) => repo.countOwned(db, form.id, handle, ownerHash),
+
+    async delete(form, handle, id, ownerHash) {
+      const row = await repo.takeOwned(db, form.id, handle, id, ownerHash);
+      if (!row) return false;
+      await removeBlobs([row.storageKey]);
+      return true;
+    },
+
+    async unattached(form, ids, ownerHash) {
+      const rows = await repo.findUnattached(db, form.id, ids, ownerHash);
+      return new Map(rows.map((row) => [row.publicId, row]));
+    },
+
+    attach: (trx, submissionId, form, ids) => repo.attachUploads(trx, submissionId, form.id, ids),
+
+    hold: (form, ids, until) => repo.holdUploads(db, form.id, ids, until.toISOString()),
+
+    listForSubmissions: (ids) => repo.listForSubmissions(db, ids),
+
+    async purgeUnattached(now) {
+      const before = new Date(now.getTime() - options.unattachedHours * 3_600_000).toISOString();
+      let purged = 0;
+      // In batches, so a backlog never loads all rows at once.
+      for (;;) {
+        const batch = await repo.findExpired(db, before, now.toISOString(), 500);
+        if (batch.length === 0) return purged;
+        // Blobs first: a row without a blob is harmless, a blob without a row would never go.
+        await Promise.all(batch.map((f) => store.delete(f.storageKey)));
+        await repo.deleteRows(db, batch.map((f) => f.publicId));
+        purged += batch.length;
+        if (batch.length < 500) return purged;
+      }
+    },
+
+    async deleteForSubmissions(submissionIds) {
+      const rows = await repo.listForSubmissions(db, submissionIds);
+      // Released first: if anything below fails, the purge finds them as expired uploads.
+      await repo.releaseForSubmissions(db, submissionIds);
+      const gone = await removeBlobs(rows.map((r) => r.storageKey));
+      await repo.deleteRows(db, rows.filter((r) => gone.has(r.storageKey)).map((r) => r.publicId));
+      return rows.length;
+    },
+  };
+}

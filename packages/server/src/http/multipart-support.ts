@@ -1,0 +1,55 @@
+/**
+ * What the multipart routes (contract §7: drag-and-drop upload, multipart submit) share: the
+ * parser's limits from config, and the CSRF gate. CSRF must be proven before any file part is
+ * stored, so nothing a cross-site page sends ever reaches the disk: either the `X-CSRF-Token`
+ * header or the `SVC_CSRF_TOKEN` field placed before the files.
+ */
+import type { FastifyRequest } from 'fastify';
+import { SvcError } from '@svc/core';
+import type { AppContext } from './app-context.js';
+import { readCookie } from './cookie-reader.js';
+
+export function multipartOptions(ctx: Pick<AppContext, 'config'>) {
+  const { files, server } = ctx.config;
+  return {
+    // Errors are ours to shape (FILE_REJECTED, field errors), so busboy only flags and truncates.
+    throwFileSizeLimit: false,
+    limits: {
+      // One byte over the ceiling, so an over-large file is seen as over and never as exactly full.
+      fileSize: files.maxFileSizeKB * 1024 + 1,
+      files: files.maxFilesPerRequest,
+      fieldSize: server.bodyLimitKB * 1024,
+      fields: 20,
+      parts: files.maxFilesPerRequest + 20,
+      headerPairs: 100,
+    },
+  };
+}
+
+export interface CsrfGate {
+  /** A token found in a form field. */
+  offer(token: string): void;
+  /** Throws CSRF_INVALID unless a valid token was seen (or CSRF is off). */
+  require(): void;
+  readonly verified: boolean;
+}
+
+export function createCsrfGate(ctx: Pick<AppContext, 'csrf' | 'config' | 'submit'>, request: FastifyRequest): CsrfGate {
+  const csrf = ctx.csrf;
+  const binding = csrf ? readCookie(request, ctx.config.csrf.cookieName) : undefined;
+  let verified = csrf === null;
+  const check = (token: string | undefined) => {
+    if (!verified && csrf) verified = csrf.verify(binding, token, ctx.submit.now().getTime());
+  };
+  const header = request.headers['x-csrf-token'];
+  check(Array.isArray(header) ? header[0] : header);
+  return {
+    offer: check,
+    require() {
+      if (!verified) throw new SvcError('CSRF_INVALID', 'The CSRF token is missing or invalid; send it in X-CSRF-Token or in the SVC_CSRF_TOKEN field before the files.');
+    },
+    get verified() {
+      return verified;
+    },
+  };
+}
