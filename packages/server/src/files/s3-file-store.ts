@@ -26,6 +26,10 @@ export function createS3FileStore(options: S3StoreOptions): FileStore {
   const client = new S3Client({
     region: options.region,
     forcePathStyle: options.forcePathStyle,
+    // The SDK's default CRC32 trailer sends bodies aws-chunked, which many S3-compatible services
+    // (s3rver, older MinIO) store verbatim, frames and all; checksums only where S3 requires them.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     // Without keys in config the SDK's own chain (env, profile, instance role) is used.
     ...(options.accessKeyId && options.secretAccessKey
