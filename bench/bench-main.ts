@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js';
 import { fullFormQuery } from './graphql-query.js';
@@ -174,6 +175,45 @@ async function graphqlMutationScenario(): Promise<Row> {
   });
 }
 
+/** A real PNG padded to 64 KiB after its end chunk: sniffed as an image, sized like a photo thumbnail. */
+const UPLOAD_BYTES = Buffer.concat([
+  Buffer.from(
+    '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ffa1b7e1b90000000049454e44ae426082',
+    'hex',
+  ),
+  Buffer.alloc(64 * 1024 - 71, 7),
+]);
+
+function multipartFile(field: string): { body: Buffer; contentType: string } {
+  const boundary = 'svcbenchboundary';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="photo.png"\r\nContent-Type: image/png\r\n\r\n`;
+  return {
+    body: Buffer.concat([Buffer.from(head), UPLOAD_BYTES, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}
+
+async function uploadScenario(): Promise<Row> {
+  return withTargets(['svc', 'baseline-upload'], async ([svcPort, basePort]) => {
+    const { cookie, token } = await csrfAndMeta(svcPort as number);
+    const { body, contentType } = multipartFile('portfolio');
+    return {
+      scenario: 'upload (64 KiB image)',
+      ...(await compare(
+        {
+          url: `http://127.0.0.1:${svcPort}/svc/api/forms/job-application/files/portfolio`,
+          method: 'POST',
+          headers: { 'content-type': contentType, cookie, 'x-csrf-token': token },
+          body,
+          // A fresh upload token per request: one token may hold only fileCount (3) uploads.
+          requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-svc-upload-token': randomUUID() } }) }],
+        },
+        { url: `http://127.0.0.1:${basePort}/upload`, method: 'POST', headers: { 'content-type': contentType }, body },
+      )),
+    };
+  });
+}
+
 function printTable(rows: readonly Row[]): void {
   const header = ['scenario', 'svc req/s', 'svc p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio', 'errors'];
   const lines = rows.map((r) => [
@@ -203,6 +243,7 @@ async function main(): Promise<void> {
     submit: submitScenario,
     'graphql-query': graphqlQueryScenario,
     'graphql-mutation': graphqlMutationScenario,
+    upload: uploadScenario,
   };
   const rows: Row[] = [];
   for (const [name, run] of Object.entries(scenarios)) {

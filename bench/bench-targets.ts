@@ -1,9 +1,11 @@
 /**
  * One server per process for `npm run bench`: the real service, or a bare fastify baseline that
  * does the least the same scenario needs (serve the same manifest bytes; insert the same row into
- * SQLite). Prints `READY <port>` when listening.
+ * SQLite; stream an uploaded file to disk). Prints `READY <port>` when listening.
  */
-import { mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Fastify from 'fastify';
@@ -68,6 +70,22 @@ async function main(): Promise<void> {
       const token = randomBytes(24).toString('base64url');
       const row = insert.get(randomUUID(), createHash('sha256').update(token).digest('hex'), `${body.values.firstName} ${body.values.lastName}`, JSON.stringify(body.values), now, now) as { id: number };
       return { success: true, submission: { id: row.id, token } };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    report(app.server.address());
+    return;
+  }
+  if (kind === 'baseline-upload') {
+    // Bare fastify + @fastify/multipart streaming the part to a file: the least an upload endpoint does.
+    const app = Fastify({ logger: false });
+    await app.register(multipart);
+    mkdirSync(join(dataDir, 'files'), { recursive: true });
+    app.post('/upload', async (request) => {
+      const part = await request.file();
+      if (!part) throw new Error('no file');
+      const id = randomBytes(16).toString('base64url');
+      await pipeline(part.file, createWriteStream(join(dataDir, 'files', `${id}.png`)));
+      return { success: true, data: { id, name: part.filename } };
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     report(app.server.address());

@@ -5,9 +5,9 @@
  * in the bucket, and deleting the submission or purging an unattached upload removes the object.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createDiskFileStore } from '../src/files/disk-file-store.js';
@@ -251,6 +251,22 @@ describe.each(ADAPTERS)('file store contract: $name', (adapter) => {
       const left = filesUnder(h.dir as string).filter((path) => path.startsWith(`${formDir}/`));
       expect(left).toEqual([]);
       expect(filesUnder(h.dir as string).filter((path) => path.endsWith('.part'))).toEqual([]);
+    });
+
+    it('adopts a complete local file by moving it: the bytes are stored and the source is gone', async () => {
+      const key = freshKey();
+      const source = join(mkdtempSync(join(tmpdir(), 'svc-adopt-')), 'spooled.upload');
+      const bytes = randomBytes(70_000);
+      writeFileSync(source, bytes);
+      await h.store.adopt?.(key, source);
+      expect(existsSync(source)).toBe(false);
+      expect(await bytesOf(await h.store.get(key))).toEqual(bytes);
+      // A directory removed behind the store's back is made again.
+      rmSync(join(h.dir as string, key.split('/')[0] as string), { recursive: true });
+      const again = join(dirname(source), 'again.upload');
+      writeFileSync(again, bytes);
+      await h.store.adopt?.(key, again);
+      expect(await bytesOf(await h.store.get(key))).toEqual(bytes);
     });
   }
 

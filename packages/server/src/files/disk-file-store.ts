@@ -1,12 +1,32 @@
 /** FileStore on the local disk: one file per key under `dir`, written whole or not at all. */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { assertStorageKey, type FileStore } from './file-store.js';
 
 export function createDiskFileStore(dir: string): FileStore {
+  // Keys share a directory per form: creating it once per process saves a syscall chain per file.
+  const made = new Set<string>();
+  const ensureDir = async (path: string) => {
+    const parent = dirname(path);
+    if (made.has(parent)) return;
+    await mkdir(parent, { recursive: true });
+    made.add(parent);
+  };
+  /** Runs `write` in the key's directory; re-creates it once if it vanished since it was made. */
+  const inDir = async (path: string, write: () => Promise<void>) => {
+    await ensureDir(path);
+    try {
+      await write();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      made.delete(dirname(path));
+      await ensureDir(path);
+      await write();
+    }
+  };
   const pathOf = (key: string) => {
     assertStorageKey(key);
     return join(dir, ...key.split('/'));
@@ -15,7 +35,7 @@ export function createDiskFileStore(dir: string): FileStore {
     name: 'disk',
     async put(key, body) {
       const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
+      await ensureDir(path);
       // Written beside its final name and renamed, so a reader never sees half a file.
       const partial = `${path}.${randomBytes(6).toString('hex')}.part`;
       try {
@@ -24,6 +44,24 @@ export function createDiskFileStore(dir: string): FileStore {
       } catch (error) {
         await rm(partial, { force: true });
         throw error;
+      }
+    },
+    async adopt(key, source) {
+      const path = pathOf(key);
+      try {
+        await inDir(path, () => rename(source, path));
+      } catch (error) {
+        // Another file system (files.dir elsewhere than dataDir): copy beside, then rename.
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        const partial = `${path}.${randomBytes(6).toString('hex')}.part`;
+        try {
+          await copyFile(source, partial);
+          await rename(partial, path);
+        } catch (copyError) {
+          await rm(partial, { force: true });
+          throw copyError;
+        }
+        await rm(source, { force: true });
       }
     },
     async get(key) {

@@ -9,6 +9,11 @@ export interface FileStore {
   readonly name: 'disk' | 's3';
   /** Stores `body` under `key`, replacing nothing: keys are fresh random names. */
   put(key: string, body: Readable, info: { readonly size: number; readonly contentType: string }): Promise<void>;
+  /**
+   * Optional fast path for a complete local file: store it under `key` by moving it (the file is
+   * gone afterwards). The disk adapter renames instead of copying; adapters without it get `put`.
+   */
+  adopt?(key: string, path: string): Promise<void>;
   /** The stored bytes, or null when nothing is stored under `key`. */
   get(key: string): Promise<Readable | null>;
   /** Removes `key`; a key that is already gone is not an error (deletes are retried by the purge). */

@@ -145,7 +145,8 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       const id = randomToken(16);
       const storageKey = `${form.uid.toLowerCase()}/${randomBytes(16).toString('hex')}.${sniffed.extension.toLowerCase()}`;
       try {
-        await store.put(storageKey, createReadStream(spooled.path), { size, contentType: sniffed.mime });
+        if (store.adopt) await store.adopt(storageKey, spooled.path);
+        else await store.put(storageKey, createReadStream(spooled.path), { size, contentType: sniffed.mime });
       } finally {
         await rm(spooled.path, { force: true });
       }
