@@ -33,7 +33,8 @@ async function closeWriter(writer: WriteStream): Promise<void> {
 /** Reads `stream` to its end; returns the spooled file, or why it was refused (nothing kept). */
 export async function spoolUpload(stream: Readable, clientName: string, rules: UploadRules, tmpDir: string): Promise<Spooled> {
   const path = join(tmpDir, `${randomBytes(16).toString('hex')}.upload`);
-  const writer = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+  // A high-water mark above the sniff size: the usual body arrives without waiting on 'drain'.
+  const writer = createWriteStream(path, { flags: 'wx', mode: 0o600, highWaterMark: 256 * 1024 });
   let size = 0;
   const digest = createHash('sha256');
   let head: Buffer[] | null = [];

@@ -144,11 +144,17 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       const { sniffed, size } = spooled;
       const id = randomToken(16);
       const storageKey = `${form.uid.toLowerCase()}/${randomBytes(16).toString('hex')}.${sniffed.extension.toLowerCase()}`;
-      try {
-        if (store.adopt) await store.adopt(storageKey, spooled.path);
-        else await store.put(storageKey, createReadStream(spooled.path), { size, contentType: sniffed.mime });
-      } finally {
-        await rm(spooled.path, { force: true });
+      if (store.adopt) {
+        await store.adopt(storageKey, spooled.path).catch(async (error: unknown) => {
+          await rm(spooled.path, { force: true });
+          throw error;
+        });
+      } else {
+        try {
+          await store.put(storageKey, createReadStream(spooled.path), { size, contentType: sniffed.mime });
+        } finally {
+          await rm(spooled.path, { force: true });
+        }
       }
       try {
         await repo.insertUpload(db, {
