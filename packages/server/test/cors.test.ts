@@ -143,6 +143,16 @@ describe('CORS on the headless routes', () => {
       expectCredentialedCors(res, origin);
     });
 
+    it('answers a preflight for the drag-and-drop upload and delete routes, granting the upload-token header', async () => {
+      for (const url of ['/svc/api/forms/kitchen-sink/files/file', '/svc/api/forms/kitchen-sink/files/file/delete']) {
+        const res = await preflight(svc, url, 'http://localhost:5173', 'content-type,x-csrf-token,x-svc-upload-token');
+        expect(res.statusCode).toBe(204);
+        expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+        expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain('x-svc-upload-token');
+      }
+      expectOriginRefused(await svc.app.inject({ method: 'POST', url: '/svc/api/forms/kitchen-sink/files/file', headers: { origin: 'https://evil.test' } }));
+    });
+
     it.each(ALLOWED_ORIGINS)('accepts a submit POST from %s and sends credentialed CORS headers', async (origin) => {
       const res = await svc.submit('contact', VALID_CONTACT, { origin });
       expect(res.statusCode).toBe(200);

@@ -1,12 +1,18 @@
 /** API rate limits (issue #4): per client, per route group, in process or shared through Redis. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { describeWithService } from './support/service-requirements.js';
 
 const VALID = { intent: 'submit', values: { firstName: 'Ann', email: 'ann@example.test' } };
 const limits = (redis: Record<string, unknown> = {}) => ({
-  rateLimit: { enabled: true, submit: { max: 3, windowSeconds: 60 }, tokens: { max: 5, windowSeconds: 60 }, graphql: { max: 2, windowSeconds: 60 } },
+  rateLimit: {
+    enabled: true,
+    submit: { max: 3, windowSeconds: 60 },
+    tokens: { max: 5, windowSeconds: 60 },
+    graphql: { max: 2, windowSeconds: 60 },
+    upload: { max: 2, windowSeconds: 60 },
+  },
   redis,
 });
 
@@ -51,6 +57,30 @@ describe('rate limits in process', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('gives drag-and-drop uploads and deletes their own budget, counted before the body is read', async () => {
+    const csrf = await svc.csrf();
+    const remove = () =>
+      svc.app.inject({
+        method: 'POST',
+        url: '/svc/api/forms/kitchen-sink/files/file/delete',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': csrf.token, cookie: csrf.cookie, 'x-svc-upload-token': randomUUID() },
+        payload: JSON.stringify({ id: 'not-uploaded' }),
+      });
+    expect((await remove()).statusCode).toBe(404);
+    expect((await remove()).statusCode).toBe(404);
+    const refused = await remove();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    // The submit budget is another group's.
+    const submit = await svc.app.inject({
+      method: 'POST',
+      url: '/svc/api/forms/kitchen-sink/submit',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf.token, cookie: csrf.cookie },
+      payload: JSON.stringify({ intent: 'validate', values: {} }),
+    });
+    expect(submit.statusCode).not.toBe(429);
   });
 
   it('limits GraphQL requests too, answering in the GraphQL error shape', async () => {
