@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: each scenario drives the service and its bare baseline with autocannon in the
  * same run and prints req/s, p99 and the ratio, plus one `bench ...` line per scenario for
- * comparing runs. Benchmarks never assert; they report. BENCH_DURATION (seconds) tunes the length.
+ * comparing runs. The export scenario times whole downloads instead and reports rows/s. Benchmarks never assert; they report. BENCH_DURATION (seconds) tunes the length.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js';
 import { fullFormQuery } from './graphql-query.js';
+import { EXPORT_KEY, EXPORT_ROWS } from './export-data.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -235,6 +236,67 @@ function printTable(rows: readonly Row[]): void {
   }
 }
 
+interface ExportRow {
+  readonly scenario: string;
+  readonly svc: { rowsPerSecond: number; megabytes: number };
+  readonly baseline: { rowsPerSecond: number; megabytes: number };
+}
+
+/** Seconds and bytes of one full download, read to the end as a client would. */
+async function download(url: string, headers: Record<string, string> = {}): Promise<{ seconds: number; bytes: number }> {
+  const started = performance.now();
+  const res = await fetch(url, { headers });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  return { seconds: (performance.now() - started) / 1000, bytes };
+}
+
+/**
+ * Export throughput is one long response, not many small ones, so autocannon does not fit: each
+ * side is downloaded whole in alternating rounds and reports its median rows/s.
+ */
+async function exportScenario(): Promise<ExportRow> {
+  return withTargets(['svc-export', 'baseline-export'], async ([svcPort, basePort]) => {
+    const svcUrl = `http://127.0.0.1:${svcPort}/svc/api/admin/forms/contact/export?format=csv`;
+    const svcHeaders = { authorization: `Bearer ${EXPORT_KEY}` };
+    const baseUrl = `http://127.0.0.1:${basePort}/export`;
+    await download(svcUrl, svcHeaders);
+    await download(baseUrl);
+    const runs: { svc: { seconds: number; bytes: number }[]; baseline: { seconds: number; bytes: number }[] } = { svc: [], baseline: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.svc.push(await download(svcUrl, svcHeaders));
+      runs.baseline.push(await download(baseUrl));
+    }
+    const summarise = (list: readonly { seconds: number; bytes: number }[]) => ({
+      rowsPerSecond: EXPORT_ROWS / median(list.map((r) => r.seconds)),
+      megabytes: (list[0]?.bytes ?? 0) / 1024 / 1024,
+    });
+    return { scenario: `export csv (${EXPORT_ROWS} rows)`, svc: summarise(runs.svc), baseline: summarise(runs.baseline) };
+  });
+}
+
+function printExportTable(rows: readonly ExportRow[]): void {
+  if (rows.length === 0) return;
+  const header = ['scenario', 'svc rows/s', 'svc MB', 'baseline rows/s', 'baseline MB', 'ratio'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.svc.rowsPerSecond.toFixed(0),
+    r.svc.megabytes.toFixed(1),
+    r.baseline.rowsPerSecond.toFixed(0),
+    r.baseline.megabytes.toFixed(1),
+    (r.svc.rowsPerSecond / r.baseline.rowsPerSecond).toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  const fmt = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  process.stdout.write(`${fmt(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${lines.map(fmt).join('\n')}\n\n`);
+  for (const r of rows) {
+    process.stdout.write(
+      `bench ${r.scenario} rows_per_s=${r.svc.rowsPerSecond.toFixed(0)} baseline_rows_per_s=${r.baseline.rowsPerSecond.toFixed(0)} ratio=${(r.svc.rowsPerSecond / r.baseline.rowsPerSecond).toFixed(2)}\n`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   process.stdout.write(`svc bench: ${DURATION}s per side, ${CONNECTIONS} connections\n`);
   const only = process.argv[2];
@@ -249,7 +311,8 @@ async function main(): Promise<void> {
   for (const [name, run] of Object.entries(scenarios)) {
     if (!only || only === name) rows.push(await run());
   }
-  printTable(rows);
+  if (rows.length > 0) printTable(rows);
+  printExportTable(!only || only === 'export' ? [await exportScenario()] : []);
 }
 
 void main();

@@ -1,7 +1,7 @@
 /**
  * One server per process for `npm run bench`: the real service, or a bare fastify baseline that
  * does the least the same scenario needs (serve the same manifest bytes; insert the same row into
- * SQLite; stream an uploaded file to disk). Prints `READY <port>` when listening.
+ * SQLite; stream an uploaded file to disk; iterate rows into CSV). Prints `READY <port>` when listening.
  */
 import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -19,18 +19,30 @@ import mercurius from 'mercurius';
 import { printSchema } from 'graphql';
 import { fullFormQuery } from './graphql-query.js';
 import { loadConfig } from '../packages/server/src/config/config-loader.js';
+import { insertSubmission } from '../packages/server/src/submissions/submission-repository.js';
+import { EXPORT_KEY, EXPORT_ROWS, exportRow } from './export-data.js';
 
 const kind = process.argv[2];
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 
-function benchConfig() {
+function benchConfig(extra: Record<string, unknown> = {}) {
   return loadConfig({
     file: resolve(import.meta.dirname, '../examples/svc.config.yaml'),
     env: { SVC_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz' },
     // One client sends thousands of requests a second: the per-client limits would measure themselves.
-    values: { dataDir, forms: { dir: resolve(import.meta.dirname, '../examples/forms') }, log: { level: 'silent' }, rateLimit: { enabled: false } },
+    // The delivery worker is off: the submit path (row + outbox jobs in one transaction) is what is
+    // measured, not the mailer writing thousands of .eml files a second beside it.
+    values: {
+      dataDir,
+      forms: { dir: resolve(import.meta.dirname, '../examples/forms') },
+      log: { level: 'silent' },
+      rateLimit: { enabled: false },
+      deliveries: { enabled: false },
+      ...extra,
+    },
   });
 }
+
 
 async function main(): Promise<void> {
   if (kind === 'svc') {
@@ -102,6 +114,52 @@ async function main(): Promise<void> {
     await svc.close();
     const app = Fastify({ logger: false });
     await app.register(mercurius, { schema: printSchema(schema), resolvers: { Query: { svc: () => data.svc } }, jit: 1 });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    report(app.server.address());
+    return;
+  }
+  if (kind === 'svc-export') {
+    // The service with EXPORT_ROWS contact submissions and an admin key for the export route.
+    const config = benchConfig({ admin: { keys: [{ name: 'bench', sha256: createHash('sha256').update(EXPORT_KEY).digest('hex'), scopes: ['read'], forms: ['*'] }] } });
+    const svc = await buildApp(config, { logger: false });
+    const form = svc.context.forms.get('contact');
+    if (!form) throw new Error('contact form missing');
+    await svc.context.database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < EXPORT_ROWS; i++) await insertSubmission(trx, { ...exportRow(i), formId: form.id, tokenHash: 'x', status: 'open', isSpam: false, spamReasons: [], ip: null });
+    });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    report(svc.app.server.address());
+    return;
+  }
+  if (kind === 'baseline-export') {
+    // The same rows in the same table, read with one better-sqlite3 iterator and joined into naive
+    // CSV lines written straight to the response: the least an export endpoint could do.
+    const handle = createDatabase({ url: null, dataDir });
+    await migrateToLatest(handle);
+    await handle.close();
+    const db = new SqliteDatabase(join(dataDir, 'svc.db'));
+    db.pragma('journal_mode = WAL');
+    db.prepare(`INSERT INTO svc_forms (uid, handle, hash, version, created_at, updated_at) VALUES ('f', 'contact', 'h', 'v', '', '')`).run();
+    const insert = db.prepare(`INSERT INTO svc_submissions (uid, form_id, token_hash, title, status, is_spam, spam_reasons, ip, "values",
+      finished, created_at, updated_at) VALUES (?, 1, 'x', ?, 'open', 0, '[]', NULL, ?, 1, ?, ?)`);
+    db.transaction(() => {
+      for (let i = 0; i < EXPORT_ROWS; i++) {
+        const row = exportRow(i);
+        insert.run(row.uid, row.title, JSON.stringify(row.values), row.createdAt, row.createdAt);
+      }
+    })();
+    const select = db.prepare('SELECT id, uid, title, status, is_spam, created_at, "values" FROM svc_submissions WHERE form_id = 1 ORDER BY created_at, id');
+    const app = Fastify({ logger: false });
+    app.get('/export', (_request, reply) => {
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' });
+      reply.raw.write('id,uid,title,status,isSpam,createdAt,firstName,lastName,email,message\n');
+      for (const r of select.iterate() as Iterable<Record<string, string | number>>) {
+        const v = JSON.parse(r.values as string) as Record<string, string>;
+        reply.raw.write(`${[r.id, r.uid, r.title, r.status, r.is_spam, r.created_at, v.firstName, v.lastName, v.email, v.message].join(',')}\n`);
+      }
+      reply.raw.end();
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     report(app.server.address());
     return;

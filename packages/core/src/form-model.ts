@@ -366,6 +366,17 @@ export interface FormSettings {
   /** The captcha this form uses; providers and keys come from config (issue #4). */
   readonly captcha: CaptchaSettings;
   readonly limits: SubmissionLimits;
+  /** Who hears about a submission (issue #5); field-driven emails come from the fields themselves. */
+  readonly notifications: NotificationSettings;
+  /** Days a submission is kept before the purge deletes it; null follows `retention.purgeAfterDays`. */
+  readonly purgeAfterDays: number | null;
+}
+
+export interface NotificationSettings {
+  /** Emails to fixed addresses; `template` names a directory of the templates dir (`default` is built in). */
+  readonly admin: readonly { readonly to: readonly string[]; readonly template: string }[];
+  /** JSON POSTs signed per Standard Webhooks. */
+  readonly webhooks: readonly { readonly url: string }[];
 }
 
 export interface CaptchaSettings {

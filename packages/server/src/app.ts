@@ -36,6 +36,14 @@ import { createFileStore } from './files/file-store-factory.js';
 import { createUploadService } from './files/upload-service.js';
 import { uploadRoutes } from './files/upload-routes.js';
 import { multipartOptions } from './http/multipart-support.js';
+import { adminRoutes } from './admin/admin-routes.js';
+import { createMailer } from './notifications/mail-transport.js';
+import { createEmailTemplates } from './notifications/email-templates.js';
+import { createDeliveryHandler } from './notifications/delivery-handlers.js';
+import { createDeliveryWorker } from './notifications/delivery-worker.js';
+import { createDeliveryService } from './notifications/delivery-service.js';
+import { missingTemplates } from './notifications/template-check.js';
+import { createDownloadLinks } from './admin/download-links.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -107,6 +115,41 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       unattachedHours: config.files.unattachedHours,
       now,
     });
+    const outbound = { ...config.outbound, timeoutMs: config.deliveries.timeoutMs };
+    const mailer = createMailer({ smtpUrl: config.notifications.smtpUrl, dataDir: config.dataDir, timeoutMs: config.deliveries.timeoutMs, log: app.log });
+    cleanups.push(async () => mailer.close());
+    // Links in emails go to the admin download route, signed for days rather than minutes; without
+    // a public URL there is no absolute link to give, so templates get none.
+    const emailLinks = createDownloadLinks(secret, config.notifications.fileLinkDays * 1440, now);
+    const publicUrl = config.server.publicUrl?.replace(/\/$/, '') ?? null;
+    const emailFileUrl = (fileId: string) => (publicUrl ? `${publicUrl}${emailLinks.create(fileId)}` : null);
+    const worker = createDeliveryWorker({
+      db: database.db,
+      dialect: database.dialect,
+      handle: createDeliveryHandler({
+        forms,
+        mailer,
+        templates: createEmailTemplates(config.notifications.templatesDir),
+        from: config.notifications.from,
+        webhookSecret: config.notifications.webhookSecret,
+        mailingListUrl: config.mailingLists.url,
+        outbound,
+        fileUrl: emailFileUrl,
+        now,
+      }),
+      options: { ...config.deliveries, leaseMs: config.deliveries.timeoutMs * 3 + 30_000 },
+      now,
+      log: app.log,
+    });
+    cleanups.push(() => worker.stop());
+    const warnTemplates = () => {
+      for (const { form, template } of missingTemplates(forms.list(), config.notifications.templatesDir)) {
+        app.log.warn({ form, template, dir: config.notifications.templatesDir }, 'email template not found; its emails will be dead-lettered');
+      }
+    };
+    warnTemplates();
+    forms.onChange(warnTemplates);
+    const deliveries = createDeliveryService({ db: database.db, forms, worker, planner: { mailingListsEnabled: config.mailingLists.url !== null }, now });
     const limit = (group: 'submit' | 'tokens' | 'graphql' | 'upload') =>
       config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group]) : null;
     const idempotency = createIdempotencyStore(database.db);
@@ -127,12 +170,14 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         fillTimestamps: createFillTimestamps(secret),
         ipHash: createIpHasher(secret),
         uploads,
+        deliveries,
         draftTtlDays: config.drafts.ttlDays,
         now,
       },
       drafts,
       idempotency,
       uploads,
+      deliveries,
       csrf,
       cors,
       guard: createHeadlessGuard(cors, config.headless.enabled),
@@ -156,12 +201,15 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     });
     await csrfRoutes(app, context);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
+    await adminRoutes(app, context);
     const watcher = config.forms.watch ? watchForms(config.forms.dir, forms, app.log) : null;
     const purger = startPurgeJob(context, app.log);
     app.addHook('onClose', async () => {
       watcher?.close();
       purger.stop();
       await limiterStore.close();
+      await worker.stop();
+      mailer.close();
       await fileStore.close();
     });
     app.get('/health', async (request, reply) => {
@@ -169,6 +217,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       return { status: 'ok' };
     });
     await app.ready();
+    if (config.deliveries.enabled) worker.start();
     return {
       app,
       context,

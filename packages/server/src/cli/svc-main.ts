@@ -1,6 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
- * The `svc` command: `svc serve`, `svc migrate`, `svc forms check [dir]`. Each subcommand lives in
+ * The `svc` command: `svc serve`, `svc migrate`, `svc forms check [dir]`, `svc purge`, `svc export`,
+ * `svc submissions list`. Each subcommand lives in
  * its own file; this one only dispatches and turns known boot errors into readable reports.
  */
 import { parseArgs } from 'node:util';
@@ -10,6 +11,8 @@ import { runServe } from './serve-command.js';
 import { runMigrate } from './migrate-command.js';
 import { runFormsCheck } from './forms-check-command.js';
 import { runPurge } from './purge-command.js';
+import { runExport } from './export-command.js';
+import { runSubmissionsList } from './submissions-command.js';
 
 const USAGE = `Usage: svc <command> [options]
 
@@ -17,15 +20,39 @@ Commands:
   serve [--config FILE] [--demo]   start the service (--demo: example forms, generated secret)
   migrate [--config FILE]          apply database migrations and exit
   forms check [DIR] [--config FILE] validate form definitions; every problem is listed
-  purge [--config FILE]            delete expired drafts and idempotency keys now
+  purge [--config FILE]            delete expired drafts, idempotency keys, unclaimed uploads and
+                                   submissions past their retention now
+  export --form HANDLE --format csv|jsonl --out FILE [--bom] [--status S] [--spam true|false|all]
+         [--from DATE] [--to DATE] [--q TEXT] [--config FILE]
+                                   export a form's submissions (progress on a terminal)
+  submissions list --form HANDLE [--limit N] [--spam true|false|all] [--config FILE]
+                                   the newest submissions as a table
 
 Config: --config FILE, else SVC_CONFIG, else ./svc.config.yaml when present; SVC_* variables override keys.`;
+
+const QUERY_OPTIONS = {
+  format: { type: 'string' },
+  bom: { type: 'boolean' },
+  status: { type: 'string' },
+  spam: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  q: { type: 'string' },
+  limit: { type: 'string' },
+} as const;
 
 async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: [...argv],
     allowPositionals: true,
-    options: { config: { type: 'string' }, demo: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      config: { type: 'string' },
+      demo: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+      form: { type: 'string' },
+      out: { type: 'string' },
+      ...QUERY_OPTIONS,
+    },
   });
   const [command, sub, ...rest] = positionals;
   if (values.help || !command) {
@@ -37,6 +64,15 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'migrate') return runMigrate(common);
   if (command === 'purge') return runPurge(common);
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
+  // The filter flags are the admin API's query parameters, parsed (and refused) by the same code.
+  const query = Object.fromEntries(
+    Object.keys(QUERY_OPTIONS).flatMap((name) => {
+      const value = (values as Record<string, unknown>)[name];
+      return value === undefined ? [] : [[name, String(value)]];
+    }),
+  );
+  if (command === 'export' && !sub) return runExport({ ...common, form: values.form, out: values.out, query });
+  if (command === 'submissions' && sub === 'list') return runSubmissionsList({ ...common, form: values.form, query: { spam: 'all', ...query } });
   process.stderr.write(`Unknown command: ${positionals.join(' ')}\n\n${USAGE}\n`);
   return 2;
 }

@@ -65,6 +65,10 @@ function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<st
   if (forms && typeof forms === 'object' && !Array.isArray(forms) && typeof (forms as { dir?: unknown }).dir === 'string') {
     out.forms = { ...forms, dir: resolve(base, (forms as { dir: string }).dir) };
   }
+  const notifications = out.notifications;
+  if (notifications && typeof notifications === 'object' && !Array.isArray(notifications) && typeof (notifications as { templatesDir?: unknown }).templatesDir === 'string') {
+    out.notifications = { ...notifications, templatesDir: resolve(base, (notifications as { templatesDir: string }).templatesDir) };
+  }
   const files = out.files;
   if (files && typeof files === 'object' && !Array.isArray(files) && typeof (files as { dir?: unknown }).dir === 'string') {
     out.files = { ...files, dir: resolve(base, (files as { dir: string }).dir) };
@@ -157,6 +161,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const typed = config as unknown as Config & { secret: string | null; demo: boolean; graphql: { introspection: boolean | null } };
   typed.dataDir = resolve(typed.dataDir);
   typed.forms.dir = resolve(typed.forms.dir);
+  (typed.notifications as { templatesDir: string }).templatesDir = resolve(typed.notifications.templatesDir);
   (typed.files as { dir: string | null }).dir = resolve(typed.files.dir ?? join(typed.dataDir, 'files'));
   if (typed.files.store === 's3' && typed.files.s3.bucket === null) throw new ConfigError(['files.s3.bucket: required when files.store is s3']);
   if (typed.secret === null) {

@@ -322,6 +322,57 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    notifications: Type.Object(
+      {
+        templatesDir: Type.String({ default: './templates', description: 'Directory of email templates (`<name>/subject.liquid`, `html.liquid`, `text.liquid`).' }),
+        from: Type.String({ minLength: 3, default: 'svc <no-reply@localhost>', description: 'Sender of notification emails.' }),
+        smtpUrl: Type.Union([Type.String({ pattern: '^smtps?://' }), Type.Null()], {
+          default: null,
+          description: 'smtp(s)://user:pass@host:port; null writes .eml files to <dataDir>/mail instead. Use SVC_NOTIFICATIONS__SMTP_URL_FILE.',
+        }),
+        fileLinkDays: Type.Integer({
+          minimum: 1,
+          maximum: 90,
+          default: 7,
+          description: 'Days the signed file links in admin and dynamic-recipient emails work (needs server.publicUrl).',
+        }),
+        webhookSecret: Type.Union([Type.String({ pattern: '^whsec_[A-Za-z0-9+/=]{22,}$' }), Type.Null()], {
+          default: null,
+          description: 'Standard Webhooks signing secret (whsec_ + base64); required for webhooks. Use SVC_NOTIFICATIONS__WEBHOOK_SECRET_FILE.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    deliveries: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Run the delivery worker in this process (jobs are queued either way).' }),
+        pollMs: Type.Integer({ minimum: 50, maximum: 600_000, default: 2000, description: 'How often the worker looks for due jobs.' }),
+        concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 4, description: 'Jobs delivered at once per process.' }),
+        maxAttempts: Type.Integer({ minimum: 1, maximum: 50, default: 8, description: 'Attempts before a job is dead-lettered.' }),
+        backoffSeconds: Type.Number({ minimum: 0.01, maximum: 3600, default: 30, description: 'First retry delay; doubles each attempt (with jitter, at most 6 h).' }),
+        timeoutMs: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000, description: 'Timeout of one webhook, extra POST or SMTP exchange.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    outbound: Type.Object(
+      {
+        allowPrivateNetworks: Type.Boolean({ default: false, description: 'Allow webhooks and extra POSTs to private, loopback and link-local addresses.' }),
+        allowedHosts: Type.Array(Type.String({ minLength: 1 }), {
+          default: [],
+          description: 'Host names or IPs allowed even when they resolve to a private address.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    mailingLists: Type.Object(
+      {
+        url: Type.Union([Type.String({ pattern: '^https?://' }), Type.Null()], {
+          default: null,
+          description: 'List provider webhook that receives each opt-in as JSON; null keeps opt-ins in the submission only.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     drafts: Type.Object(
       {
         ttlDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a saved draft can be resumed; then it is purged.' }),
@@ -338,6 +389,47 @@ export const ConfigSchema = Type.Object(
             { id: 3, handle: 'closed', name: 'Closed', color: '#4b5563' },
           ],
           description: 'Statuses a submission can have; a form names its default by handle.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    admin: Type.Object(
+      {
+        keys: Type.Array(
+          Type.Object(
+            {
+              name: Type.String({ minLength: 1, description: 'Who holds the key; shown in logs, never the key itself.' }),
+              sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 (hex) of the API key; the key itself is never stored.' }),
+              // `write` without `read` would be a key that can delete what it cannot see.
+              scopes: Type.Array(StringEnum(['read', 'write']), { minItems: 1, uniqueItems: true, contains: Type.Literal('read') }),
+              forms: Type.Array(Type.String({ pattern: '^(\\*|[a-z][a-z0-9-]*)$' }), { minItems: 1, description: 'Form handles, or `*` for every form.' }),
+            },
+            { additionalProperties: false },
+          ),
+          {
+            default: [],
+            description:
+              'Admin API keys {name, sha256, scopes: [read] or [read, write], forms: [handles] or [*]}, sent as `Authorization: Bearer <key>`.',
+          },
+        ),
+        downloadUrlMinutes: Type.Integer({
+          minimum: 1,
+          maximum: 1440,
+          default: 5,
+          description: 'Lifetime of the signed file download URLs the admin API hands out.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    retention: Type.Object(
+      {
+        purgeAfterDays: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+          default: null,
+          description: "Days submissions are kept before the purge deletes them with their files; a form's settings.purgeAfterDays wins; null keeps them.",
+        }),
+        spamPurgeAfterDays: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+          default: 30,
+          description: 'Days spam-flagged submissions are kept (whatever the form says); null keeps them.',
         }),
       },
       { additionalProperties: false, default: {} },

@@ -45,6 +45,8 @@ export const DEFAULT_FORM_SETTINGS: FormSettings = {
   spam: { honeypot: true, javascriptTest: false, behavior: 'simulate_success', blockedKeywords: [], blockedEmails: [], blockedIps: [], minimumFillSeconds: 0 },
   limits: { total: null, perIp: null },
   captcha: { enabled: false, provider: null },
+  notifications: { admin: [], webhooks: [] },
+  purgeAfterDays: null,
 };
 
 export const DEFAULT_SUBMIT_LABEL = 'Submit';
@@ -118,7 +120,12 @@ function normaliseSettings(raw: Readonly<Record<string, unknown>>): FormSettings
   const spam = { ...DEFAULT_FORM_SETTINGS.spam, ...(raw['spam'] as object | undefined) };
   const captcha = { ...DEFAULT_FORM_SETTINGS.captcha, ...(raw['captcha'] as object | undefined) };
   const limits = { ...DEFAULT_FORM_SETTINGS.limits, ...(raw['limits'] as object | undefined) };
-  return { ...DEFAULT_FORM_SETTINGS, ...raw, spam, captcha, limits } as FormSettings;
+  const written = (raw['notifications'] ?? {}) as { admin?: { to: string | string[]; template?: string }[]; webhooks?: { url: string }[] };
+  const notifications = {
+    admin: (written.admin ?? []).map((a) => ({ to: typeof a.to === 'string' ? [a.to] : a.to, template: a.template ?? 'default' })),
+    webhooks: written.webhooks ?? [],
+  };
+  return { ...DEFAULT_FORM_SETTINGS, ...raw, spam, captcha, limits, notifications } as FormSettings;
 }
 
 function normaliseField(raw: RawField): FieldDefinition {

@@ -11,6 +11,7 @@ import type { RateLimitHook } from './rate-limit-hooks.js';
 import type { DraftService } from '../drafts/draft-service.js';
 import type { IdempotencyStore } from '../submissions/idempotency-store.js';
 import type { UploadService } from '../files/upload-service.js';
+import type { DeliveryService } from '../notifications/delivery-service.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -22,6 +23,7 @@ export interface AppContext {
   readonly drafts: DraftService;
   readonly idempotency: IdempotencyStore;
   readonly uploads: UploadService;
+  readonly deliveries: DeliveryService;
   readonly cors: CorsPolicies;
   /** onRequest hook for every headless route: request id, headless switch, CORS. */
   readonly guard: HeadlessGuard;

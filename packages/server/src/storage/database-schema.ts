@@ -95,6 +95,37 @@ export interface FilesTable {
   created_at: string;
 }
 
+export interface DeliveriesTable {
+  id: Generated<number>;
+  uid: string;
+  /** Null for a form that stores no submissions (its notifications still go out). */
+  submission_id: number | null;
+  form_id: number;
+  kind: string;
+  target: string;
+  payload: string;
+  /** pending | delivered | dead */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  /** A worker's lease; a crashed worker's jobs are taken again once it passes. */
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+  delivered_at: string | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempt: number;
+  at: string;
+  ok: number;
+  detail: string | null;
+  duration_ms: number;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
@@ -102,4 +133,6 @@ export interface Database {
   svc_drafts: DraftsTable;
   svc_idempotency_keys: IdempotencyKeysTable;
   svc_files: FilesTable;
+  svc_deliveries: DeliveriesTable;
+  svc_delivery_attempts: DeliveryAttemptsTable;
 }

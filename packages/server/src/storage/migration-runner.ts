@@ -8,6 +8,7 @@ import * as createCoreTables from './migrations/202611220900-create-core-tables.
 import * as createDraftsAndIdempotency from './migrations/202611221000-create-drafts-and-idempotency.js';
 import * as addSubmissionIpHash from './migrations/202611221100-add-submission-ip-hash.js';
 import * as createFiles from './migrations/202611230900-create-files.js';
+import * as createDeliveries from './migrations/202611231000-create-deliveries.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611221000-create-drafts-and-idempotency': createDraftsAndIdempotency,
   '202611221100-add-submission-ip-hash': addSubmissionIpHash,
   '202611230900-create-files': createFiles,
+  '202611231000-create-deliveries': createDeliveries,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -1,24 +1,33 @@
 /**
  * Housekeeping that keeps stored data within its promised lifetime: expired drafts
  * (`drafts.ttlDays`), idempotency keys older than 24 h, and uploads no submission claimed within
- * `files.unattachedHours` (contract §7). `svc purge` runs it once; the server
- * runs it every hour.
+ * `files.unattachedHours` (contract §7), and submissions past their retention (retention-purge.ts).
+ * `svc purge` runs it once; the server runs it every hour.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../http/app-context.js';
+import { purgeRetention } from './retention-purge.js';
 
 export interface PurgeReport {
   readonly drafts: number;
   readonly idempotencyKeys: number;
   readonly uploads: number;
+  /** Submissions past their retention (issue #5), and spam past the spam retention. */
+  readonly submissions: number;
+  readonly spam: number;
 }
 
-export async function purgeExpired(ctx: Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads'>): Promise<PurgeReport> {
+export async function purgeExpired(
+  ctx: Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database'>,
+): Promise<PurgeReport> {
   const now = ctx.submit.now();
+  // Retention first: the files of the submissions it deletes are released, and then purged below.
+  const retention = await purgeRetention({ db: ctx.database.db, forms: ctx.forms, uploads: ctx.uploads, retention: ctx.config.retention }, now);
   return {
     drafts: await ctx.drafts.purgeExpired(now),
     idempotencyKeys: await ctx.idempotency.purgeExpired(now),
     uploads: await ctx.uploads.purgeUnattached(now),
+    ...retention,
   };
 }
 
@@ -28,7 +37,7 @@ export function startPurgeJob(ctx: AppContext, log: FastifyBaseLogger): { stop()
   const run = () => {
     purgeExpired(ctx).then(
       (report) => {
-        if (report.drafts + report.idempotencyKeys + report.uploads > 0) log.info(report, 'purged expired data');
+        if (report.drafts + report.idempotencyKeys + report.uploads + report.submissions + report.spam > 0) log.info(report, 'purged expired data');
       },
       (error: unknown) => log.error({ err: error }, 'purge failed; will retry next hour'),
     );

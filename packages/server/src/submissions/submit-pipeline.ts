@@ -24,6 +24,7 @@ import type { FillTimestamps } from '../security/fill-timestamps.js';
 import { requestFingerprint, type IdempotencyStore } from './idempotency-store.js';
 import { formError, loadState, mergeValues, normaliseAll, readHandles, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
 import type { UploadService } from '../files/upload-service.js';
+import type { DeliveryService } from '../notifications/delivery-service.js';
 import { allIds, checkUploads, fileSlots, type ReceivedUploads } from './submit-files.js';
 
 export interface SubmitServices {
@@ -39,6 +40,7 @@ export interface SubmitServices {
   /** HMAC of a client IP (per-IP limits without keeping addresses). */
   readonly ipHash: (ip: string) => string;
   readonly uploads: UploadService;
+  readonly deliveries: DeliveryService;
   /** Days a draft lives (contract §5), so the uploads it names are kept as long. */
   readonly draftTtlDays: number;
   readonly now: () => Date;
@@ -76,14 +78,25 @@ function assertCsrf(services: SubmitServices, input: SubmitInput): void {
 }
 
 async function persist(services: SubmitServices, form: Form, values: Values, spamReasons: readonly string[], ip: string | null, date: Date) {
-  if (!form.settings.storeData) return null;
-  const token = randomAlphanumeric(32);
   const uid = randomUUID();
+  const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
+  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values };
+  // issue #5: spam notifies nobody; everything else has its jobs written with the row.
+  const notify = spamReasons.length === 0 && services.deliveries.hasDeliveries(form, values);
+  if (!form.settings.storeData) {
+    // Nothing is stored, but the notifications still go out (from the outbox row alone).
+    if (notify) {
+      await services.deliveries.enqueue(services.db, form, { ...stored, id: null });
+      services.deliveries.poke();
+    }
+    return null;
+  }
+  const token = randomAlphanumeric(32);
   const row = {
     uid,
     formId: form.id,
     tokenHash: sha256(token),
-    title: renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date }),
+    title,
     status: form.settings.defaultStatus,
     isSpam: spamReasons.length > 0,
     spamReasons,
@@ -93,16 +106,20 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
     createdAt: date.toISOString(),
   };
   const fileIds = allIds(fileSlots(form, values));
-  if (fileIds.length === 0) return { id: await insertSubmission(services.db, row), uid, token };
-  // The row and the claim on its files commit together: a submission never points at a file
-  // the purge may take, and a file is never claimed by a submission that was not stored.
+  if (fileIds.length === 0 && !notify) return { id: await insertSubmission(services.db, row), uid, token };
+  // The row, the claim on its files and its delivery jobs commit together: a submission never
+  // points at a file the purge may take, and an acknowledged submission is always delivered.
   const id = await services.db.transaction().execute(async (trx) => {
     const inserted = await insertSubmission(trx, row);
-    const attached = await services.uploads.attach(trx, inserted, form, fileIds);
-    // Flagged spam keeps what it could claim; a real submission is all or nothing.
-    if (attached !== fileIds.length && spamReasons.length === 0) throw new FilesGone();
+    if (fileIds.length > 0) {
+      const attached = await services.uploads.attach(trx, inserted, form, fileIds);
+      // Flagged spam keeps what it could claim; a real submission is all or nothing.
+      if (attached !== fileIds.length && spamReasons.length === 0) throw new FilesGone();
+    }
+    if (notify) await services.deliveries.enqueue(trx, form, { ...stored, id: inserted });
     return inserted;
   });
+  if (notify) services.deliveries.poke();
   return { id, uid, token };
 }
 

@@ -1,0 +1,59 @@
+/**
+ * Streaming routes of the admin API: the export of a form's submissions (CSV or JSON Lines,
+ * constant memory) and the signed file download, which needs no API key because the signed link
+ * is the credential. Any failure of a link (bad signature, expired, file gone) is the same 404,
+ * so a caller cannot tell which.
+ */
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import { SvcError } from '@svc/core';
+import type { AdminKeys } from './admin-keys.js';
+import { parseExportQuery } from './admin-query.js';
+import { readableForm, type AdminServices } from './admin-service.js';
+import { attachmentDisposition } from './download-links.js';
+import { EXPORT_CONTENT_TYPES, exportStream } from '../exports/export-stream.js';
+import { findAttachedFile } from '../submissions/submission-admin-repository.js';
+
+export interface AdminExportDeps {
+  readonly keys: AdminKeys;
+  readonly services: AdminServices;
+  readonly onRequest: onRequestHookHandler;
+}
+
+export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportDeps): Promise<void> {
+  const { keys, services, onRequest } = deps;
+
+  app.get<{ Params: { handle: string } }>('/svc/api/admin/forms/:handle/export', { onRequest }, async (request, reply) => {
+    const key = keys.authenticate(request.headers.authorization);
+    const form = readableForm(services, key, request.params.handle);
+    const query = parseExportQuery(request.query as Record<string, unknown>, services.statuses);
+    const stream = exportStream(services, form, query);
+    // Once the first bytes are out the status is sent; a later failure can only cut the body short.
+    stream.once('error', (error) => request.log.error({ err: error }, 'export failed while streaming'));
+    const day = services.now().toISOString().slice(0, 10);
+    return reply
+      .header('Content-Type', EXPORT_CONTENT_TYPES[query.format])
+      .header('Content-Disposition', attachmentDisposition(`${form.handle}-${day}.${query.format}`))
+      .header('X-Content-Type-Options', 'nosniff')
+      .send(stream);
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>(
+    '/svc/api/admin/files/:id/download',
+    { onRequest },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { expires, signature } = request.query;
+      const valid = services.links.verify(id, typeof expires === 'string' ? expires : undefined, typeof signature === 'string' ? signature : undefined);
+      const file = valid ? await findAttachedFile(services.db, id) : undefined;
+      const body = file ? await services.uploads.store.get(file.storage_key) : null;
+      if (!file || !body) throw new SvcError('FILE_NOT_FOUND');
+      return reply
+        .header('Content-Type', file.mime)
+        .header('Content-Length', String(file.size))
+        .header('Content-Disposition', attachmentDisposition(file.name))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .send(body);
+    },
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * What every admin route shares: the onRequest guard, the services built from the app context,
+ * the JSON envelope and the caller's base URL for links. Admin routes are for servers and scripts,
+ * so they get no CORS headers (a browser on another origin can neither read them nor send the
+ * Authorization header, whose preflight finds no route) and need no CSRF token (bearer auth).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SvcError } from '@svc/core';
+import type { AppContext } from '../http/app-context.js';
+import { SERVICE_VERSION } from '../version.js';
+import { createDownloadLinks } from './download-links.js';
+import type { AdminServices } from './admin-service.js';
+
+export function createAdminServices(ctx: AppContext): AdminServices {
+  return {
+    db: ctx.database.db,
+    forms: ctx.forms,
+    uploads: ctx.uploads,
+    statuses: ctx.config.submissions.statuses.map((s) => s.handle),
+    links: createDownloadLinks(ctx.config.secret as string, ctx.config.admin.downloadUrlMinutes, ctx.submit.now),
+    deliveries: ctx.deliveries,
+    now: ctx.submit.now,
+  };
+}
+
+/** Request id, the headless master switch (contract §1: every /svc/api/* route), and no caching. */
+export function createAdminGuard(headlessEnabled: boolean) {
+  return async function adminGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.header('X-Request-Id', request.id);
+    reply.header('Cache-Control', 'no-store');
+    if (!headlessEnabled) throw new SvcError('HEADLESS_DISABLED');
+  };
+}
+
+export function sendData(reply: FastifyReply, data: unknown, meta: Record<string, unknown> = {}): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send({ success: true, data, meta: { pluginVersion: SERVICE_VERSION, ...meta } });
+}
+
+/** The origin the caller reached us on (or `server.publicUrl`), for absolute download links. */
+export function baseUrl(ctx: AppContext, request: FastifyRequest): string {
+  return ctx.config.server.publicUrl?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+}

@@ -1,0 +1,200 @@
+/**
+ * What the admin API does, without HTTP (DESIGN.md principle 2): list forms with counts, page
+ * through submissions, read, update and delete one. The REST routes and the CLI call these.
+ * Access: a form the key may not read is FORM_NOT_FOUND, a submission of one SUBMISSION_NOT_FOUND.
+ */
+import { SvcError, type Form, type Values } from '@svc/core';
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/database-schema.js';
+import type { FormRegistry } from '../forms/form-registry.js';
+import type { UploadService } from '../files/upload-service.js';
+import { searchSubmissions, decodeCursor, encodeCursor, type SubmissionRecord } from '../submissions/submission-search.js';
+import { countByForm, countFiles, findWithFormHandle, updateSubmissionState, type FormCounts } from '../submissions/submission-admin-repository.js';
+import { deleteSubmissions } from '../submissions/submission-deletion.js';
+import type { ListQuery } from './admin-query.js';
+import { assertCanWrite, type AdminKey } from './admin-keys.js';
+import type { DownloadLinks } from './download-links.js';
+import type { DeliveryService } from '../notifications/delivery-service.js';
+import type { DeliveryRecord } from '../notifications/delivery-model.js';
+
+export interface AdminServices {
+  readonly db: Kysely<Database>;
+  readonly forms: FormRegistry;
+  readonly uploads: UploadService;
+  readonly statuses: readonly string[];
+  readonly links: DownloadLinks;
+  readonly deliveries: DeliveryService;
+  readonly now: () => Date;
+}
+
+export interface AdminFormSummary {
+  readonly id: number;
+  readonly uid: string;
+  readonly handle: string;
+  readonly name: string;
+  readonly submissions: FormCounts;
+}
+
+export interface SubmissionItem {
+  readonly id: number;
+  readonly uid: string;
+  readonly title: string;
+  readonly status: string;
+  readonly isSpam: boolean;
+  readonly spamReasons: readonly string[];
+  readonly createdAt: string;
+  readonly values: Values;
+  readonly fileCount: number;
+}
+
+export interface SubmissionFile {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly size: number;
+  readonly extension: string;
+  readonly field: string;
+  readonly downloadUrl: string;
+}
+
+export interface SubmissionDetail extends Omit<SubmissionItem, 'fileCount'> {
+  readonly form: { readonly id: number; readonly handle: string };
+  readonly updatedAt: string;
+  readonly files: readonly SubmissionFile[];
+  /** Every delivery job of the submission with its log of attempts. */
+  readonly deliveries: readonly DeliveryRecord[];
+}
+
+export function readableForm(services: Pick<AdminServices, 'forms'>, key: AdminKey, handle: string): Form {
+  const form = key.canRead(handle) ? services.forms.get(handle) : undefined;
+  if (!form) throw new SvcError('FORM_NOT_FOUND', `Form "${handle.slice(0, 100)}" not found.`);
+  return form;
+}
+
+export async function listForms(services: AdminServices, key: AdminKey): Promise<AdminFormSummary[]> {
+  const forms = services.forms.list().filter((f) => key.canRead(f.handle));
+  const counts = await countByForm(services.db, forms.map((f) => f.id));
+  return forms.map((form) => {
+    const found = counts.get(form.id) ?? { total: 0, spam: 0, byStatus: {} };
+    // Every configured status is listed, with 0 where there are none, so clients need no defaults.
+    const byStatus = Object.fromEntries(services.statuses.map((s) => [s, found.byStatus[s] ?? 0]));
+    return { id: form.id, uid: form.uid, handle: form.handle, name: form.name, submissions: { ...found, byStatus: { ...found.byStatus, ...byStatus } } };
+  });
+}
+
+function item(record: SubmissionRecord, fileCount: number): SubmissionItem {
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, values } = record;
+  return { id, uid, title, status, isSpam, spamReasons, createdAt, values, fileCount };
+}
+
+export async function listSubmissions(
+  services: AdminServices,
+  key: AdminKey,
+  handle: string,
+  query: ListQuery,
+): Promise<{ items: SubmissionItem[]; nextCursor: string | null }> {
+  const form = readableForm(services, key, handle);
+  const after = query.cursor === null ? null : decodeCursor(query.cursor, query.sort);
+  if (query.cursor !== null && after === null) throw new SvcError('PAYLOAD_INVALID', '"cursor" is not valid for this sort.');
+  // One row more than asked says whether there is a next page without a count.
+  const rows = await searchSubmissions(services.db, form.id, query.filter, query.sort, query.limit + 1, after);
+  const page = rows.slice(0, query.limit);
+  const files = await countFiles(services.db, page.map((r) => r.id));
+  const last = page[page.length - 1];
+  return {
+    items: page.map((r) => item(r, files.get(r.id) ?? 0)),
+    nextCursor: rows.length > query.limit && last ? encodeCursor(query.sort, { createdAt: last.createdAt, id: last.id }) : null,
+  };
+}
+
+function parseId(raw: string): number {
+  const id = /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id)) throw new SvcError('SUBMISSION_NOT_FOUND');
+  return id;
+}
+
+async function readableSubmission(services: AdminServices, key: AdminKey, rawId: string) {
+  const found = await findWithFormHandle(services.db, parseId(rawId));
+  if (!found || !key.canRead(found.formHandle)) throw new SvcError('SUBMISSION_NOT_FOUND');
+  return found;
+}
+
+export async function getSubmission(services: AdminServices, key: AdminKey, rawId: string, baseUrl: string): Promise<SubmissionDetail> {
+  const { submission, formHandle } = await readableSubmission(services, key, rawId);
+  const files = await services.uploads.listForSubmissions([submission.id]);
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, updatedAt, values } = submission;
+  return {
+    id,
+    uid,
+    form: { id: submission.formId, handle: formHandle },
+    title,
+    status,
+    isSpam,
+    spamReasons,
+    createdAt,
+    updatedAt,
+    values,
+    files: files.map((f) => ({
+      id: f.publicId,
+      name: f.name,
+      kind: f.kind,
+      size: f.size,
+      extension: f.extension,
+      field: f.fieldHandle,
+      downloadUrl: `${baseUrl}${services.links.create(f.publicId)}`,
+    })),
+    deliveries: await services.deliveries.list(submission.id),
+  };
+}
+
+/** Queues a delivery again (write scope); a delivery of a form the key cannot see is not found. */
+export async function resendDelivery(services: AdminServices, key: AdminKey, rawId: string): Promise<{ id: number }> {
+  assertCanWrite(key);
+  const id = /^[1-9]\d{0,14}$/.test(rawId) ? Number(rawId) : NaN;
+  const row = Number.isSafeInteger(id)
+    ? await services.db.selectFrom('svc_deliveries').select(['id', 'form_id']).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  const form = row && services.forms.list().find((f) => f.id === row.form_id);
+  if (!row || !form || !key.canRead(form.handle) || !(await services.deliveries.resend(id))) throw new SvcError('DELIVERY_NOT_FOUND');
+  return { id };
+}
+
+export interface SubmissionChange {
+  readonly status?: string;
+  readonly isSpam?: boolean;
+}
+
+/** Parses a PATCH body: `status` (a configured handle) and/or `isSpam`, nothing else. */
+export function parseChange(body: unknown, statuses: readonly string[]): SubmissionChange {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SvcError('PAYLOAD_INVALID', 'The body must be a JSON object.');
+  const { status, isSpam, ...rest } = body as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) throw new SvcError('PAYLOAD_INVALID', `Unknown key(s): ${Object.keys(rest).map((k) => k.slice(0, 40)).join(', ')}.`);
+  if (status === undefined && isSpam === undefined) throw new SvcError('PAYLOAD_INVALID', 'Send status and/or isSpam.');
+  if (status !== undefined && (typeof status !== 'string' || !statuses.includes(status))) {
+    throw new SvcError('PAYLOAD_INVALID', `"status" must be one of ${statuses.join(', ')}.`);
+  }
+  if (isSpam !== undefined && typeof isSpam !== 'boolean') throw new SvcError('PAYLOAD_INVALID', '"isSpam" must be true or false.');
+  return { ...(status !== undefined ? { status } : {}), ...(isSpam !== undefined ? { isSpam } : {}) };
+}
+
+/** Applies a change; says whether it took the submission out of spam (which should deliver it). */
+export async function updateSubmission(
+  services: AdminServices,
+  key: AdminKey,
+  rawId: string,
+  change: SubmissionChange,
+): Promise<{ id: number; markedNotSpam: boolean }> {
+  const { submission } = await readableSubmission(services, key, rawId);
+  assertCanWrite(key);
+  await updateSubmissionState(services.db, submission.id, change, services.now().toISOString());
+  return { id: submission.id, markedNotSpam: submission.isSpam && change.isSpam === false };
+}
+
+export async function deleteSubmission(services: AdminServices, key: AdminKey, rawId: string): Promise<{ id: number; files: number }> {
+  const { submission } = await readableSubmission(services, key, rawId);
+  assertCanWrite(key);
+  const files = await services.uploads.listForSubmissions([submission.id]);
+  await deleteSubmissions(services, [submission.id]);
+  return { id: submission.id, files: files.length };
+}
+

@@ -1,0 +1,84 @@
+/**
+ * How one submission becomes one line of an export (issue #5): CSV per RFC 4180, spreadsheet-safe
+ * (OWASP "CSV injection": a cell a spreadsheet would read as a formula is prefixed with `'`), and
+ * JSON Lines. Pure functions; export-stream.ts feeds them rows in batches.
+ */
+import type { Field, Form } from '@svc/core';
+import type { SubmissionRecord } from '../submissions/submission-search.js';
+
+/** The file rows an export needs: the stored name of each upload id. */
+export interface ExportFile {
+  readonly id: string;
+  readonly field: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly size: number;
+  readonly extension: string;
+}
+
+export const CSV_FIXED_COLUMNS = ['id', 'uid', 'title', 'status', 'isSpam', 'createdAt'] as const;
+export const UTF8_BOM = '\uFEFF';
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: formula-like text defused, then quoted when it holds a comma, quote or line break. */
+export function csvCell(text: string): string {
+  const safe = FORMULA_START.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvLine(cells: readonly string[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** The handles of a form's exported columns, in definition order. */
+export function exportFields(form: Form): readonly Field[] {
+  return form.fields.filter((f) => f.handle !== null);
+}
+
+export function csvHeader(form: Form): string {
+  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string)]);
+}
+
+function ids(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+}
+
+/** A table with its file cells turned from upload ids into names. */
+function tableWithNames(field: Field, rows: unknown, names: ReadonlyMap<string, string>): unknown {
+  if (field.type !== 'table' || !Array.isArray(rows)) return rows;
+  const fileColumns = new Set(field.columns.flatMap((c, i) => (c.type === 'file' ? [i] : [])));
+  if (fileColumns.size === 0) return rows;
+  return rows.map((row: unknown) =>
+    Array.isArray(row) ? row.map((cell: unknown, i) => (fileColumns.has(i) ? ids(cell).map((id) => names.get(id) ?? id) : cell)) : row,
+  );
+}
+
+/** A stored value as cell text: lists and tables as JSON, booleans 1/0, files by name (one per line). */
+export function cellText(field: Field, value: unknown, names: ReadonlyMap<string, string>): string {
+  if (value === null || value === undefined) return '';
+  // File names never contain a line break (cleanFileName), so one per line is unambiguous.
+  if (field.type === 'file') return ids(value).map((id) => names.get(id) ?? id).join('\n');
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return JSON.stringify(tableWithNames(field, value, names));
+}
+
+export function csvRow(form: Form, submission: SubmissionRecord, names: ReadonlyMap<string, string>): string {
+  const values = submission.values as Readonly<Record<string, unknown>>;
+  return csvLine([
+    String(submission.id),
+    submission.uid,
+    submission.title,
+    submission.status,
+    submission.isSpam ? '1' : '0',
+    submission.createdAt,
+    ...exportFields(form).map((field) => cellText(field, values[field.handle as string], names)),
+  ]);
+}
+
+export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[]): string {
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, values } = submission;
+  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files })}\n`;
+}

@@ -1,0 +1,103 @@
+/**
+ * Deliveries as one service: the submit pipeline writes jobs in its transaction and pokes the
+ * worker after commit; the admin API lists, resends and releases them (a submission marked not
+ * spam after all gets the deliveries a clean one would have had).
+ */
+import type { Form, Values } from '@svc/core';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../storage/database-schema.js';
+import type { FormRegistry } from '../forms/form-registry.js';
+import { listForSubmissions, type UploadRow } from '../files/upload-repository.js';
+import type { DeliveryPayload, DeliveryRecord } from './delivery-model.js';
+import { planDeliveries, type PlannerOptions } from './delivery-planner.js';
+import { enqueueDeliveries, listDeliveries, requeueDelivery } from './outbox-repository.js';
+import type { DeliveryWorker } from './delivery-worker.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface StoredForDelivery {
+  readonly id: number | null;
+  readonly uid: string;
+  readonly title: string;
+  readonly status: string;
+  readonly createdAt: string;
+  readonly values: Values;
+}
+
+export interface DeliveryService {
+  /** Writes the jobs a clean submission creates, in the caller's transaction; returns how many. */
+  enqueue(db: Db, form: Form, submission: StoredForDelivery): Promise<number>;
+  /** Whether a clean submission with these values creates any job (no transaction needed when not). */
+  hasDeliveries(form: Form, values: Values): boolean;
+  /** After commit: deliver now rather than at the next poll. */
+  poke(): void;
+  list(submissionId: number): Promise<DeliveryRecord[]>;
+  /** Queues one delivery again with fresh attempts; false when there is no such delivery. */
+  resend(deliveryId: number): Promise<boolean>;
+  /** A submission marked not spam: queue what it would have delivered, unless it already has jobs. */
+  onMarkedNotSpam(submissionId: number): Promise<number>;
+  readonly worker: DeliveryWorker;
+}
+
+function payloadOf(form: Form, submission: StoredForDelivery, files: readonly UploadRow[]): DeliveryPayload {
+  return {
+    form: { id: form.id, uid: form.uid, handle: form.handle, name: form.name },
+    submission: { id: submission.id, uid: submission.uid, title: submission.title, createdAt: submission.createdAt, status: submission.status },
+    values: submission.values,
+    files: files.map((f) => ({ id: f.publicId, field: f.fieldHandle, name: f.name, kind: f.kind, size: f.size })),
+  };
+}
+
+export function createDeliveryService(deps: {
+  db: Kysely<Database>;
+  forms: FormRegistry;
+  worker: DeliveryWorker;
+  planner: PlannerOptions;
+  now: () => Date;
+}): DeliveryService {
+  const { db } = deps;
+  const enqueue = async (trx: Db, form: Form, submission: StoredForDelivery) => {
+    const targets = planDeliveries(form, submission.values, deps.planner);
+    if (targets.length === 0) return 0;
+    const files = submission.id === null ? [] : await listForSubmissions(trx, [submission.id]);
+    const payload = payloadOf(form, submission, files);
+    await enqueueDeliveries(
+      trx,
+      targets.map((target) => ({ target, payload, submissionId: submission.id, formId: form.id })),
+      deps.now().toISOString(),
+    );
+    return targets.length;
+  };
+  return {
+    enqueue,
+    hasDeliveries: (form, values) => planDeliveries(form, values, deps.planner).length > 0,
+    poke: () => deps.worker.poke(),
+    list: (submissionId) => listDeliveries(db, submissionId),
+    async resend(deliveryId) {
+      const done = await requeueDelivery(db, deliveryId, deps.now().toISOString());
+      if (done) deps.worker.poke();
+      return done;
+    },
+    async onMarkedNotSpam(submissionId) {
+      const row = await db.selectFrom('svc_submissions').selectAll().where('id', '=', submissionId).executeTakeFirst();
+      if (!row) return 0;
+      const form = deps.forms.list().find((f) => f.id === row.form_id);
+      if (!form) return 0;
+      const count = await db.transaction().execute(async (trx) => {
+        const existing = await trx.selectFrom('svc_deliveries').select('id').where('submission_id', '=', submissionId).executeTakeFirst();
+        if (existing) return 0;
+        return enqueue(trx, form, {
+          id: row.id,
+          uid: row.uid,
+          title: row.title,
+          status: row.status,
+          createdAt: row.created_at,
+          values: JSON.parse(row.values) as Values,
+        });
+      });
+      if (count > 0) deps.worker.poke();
+      return count;
+    },
+    worker: deps.worker,
+  };
+}

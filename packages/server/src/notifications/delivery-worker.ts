@@ -1,0 +1,130 @@
+/**
+ * Drains the outbox in the server process: claims due jobs under a lease, delivers them a few at
+ * a time, and records each attempt. Failures are retried with exponential backoff and full
+ * jitter; after `maxAttempts` (or a permanent error) the job is dead-lettered, kept with its log.
+ */
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../storage/database-schema.js';
+import type { DialectName } from '../storage/database-factory.js';
+import { PermanentDeliveryError, type DeliveryJob } from './delivery-model.js';
+import type { DeliveryHandler } from './delivery-handlers.js';
+import { claimDue, recordAttempt } from './outbox-repository.js';
+
+export interface WorkerOptions {
+  readonly pollMs: number;
+  readonly concurrency: number;
+  readonly maxAttempts: number;
+  readonly backoffSeconds: number;
+  /** Longer than any one delivery can take (the outbound timeout), so a lease outlives its work. */
+  readonly leaseMs: number;
+}
+
+export interface DeliveryWorker {
+  start(): void;
+  /** Deliver what is due now (a submission was just stored). */
+  poke(): void;
+  /** One pass over everything due; returns how many jobs were attempted. */
+  drain(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const MAX_DELAY_MS = 6 * 3_600_000;
+
+export function retryDelayMs(attempt: number, backoffSeconds: number, random = Math.random): number {
+  const ceiling = Math.min(MAX_DELAY_MS, backoffSeconds * 1000 * 2 ** Math.max(0, attempt - 1));
+  // Full jitter over the upper half: retries of many failed jobs spread out instead of stampeding.
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+export function createDeliveryWorker(deps: {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  handle: DeliveryHandler;
+  options: WorkerOptions;
+  now: () => Date;
+  log: FastifyBaseLogger;
+}): DeliveryWorker {
+  const { db, options, log } = deps;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let stopped = true;
+
+  async function attempt(job: DeliveryJob): Promise<void> {
+    const started = Date.now();
+    let outcome: { ok: boolean; detail: string; permanent: boolean };
+    try {
+      outcome = { ok: true, detail: (await deps.handle(job)).slice(0, 500), permanent: false };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      outcome = { ok: false, detail: message.slice(0, 500), permanent: error instanceof PermanentDeliveryError };
+    }
+    const now = deps.now();
+    const dead = !outcome.ok && (outcome.permanent || job.attempts >= options.maxAttempts);
+    const next = outcome.ok
+      ? { status: 'delivered' as const, at: null }
+      : dead
+        ? { status: 'dead' as const, at: null }
+        : { status: 'pending' as const, at: new Date(now.getTime() + retryDelayMs(job.attempts, options.backoffSeconds)).toISOString() };
+    await recordAttempt(db, job, { ok: outcome.ok, detail: outcome.detail, durationMs: Date.now() - started, next }, now.toISOString());
+    if (dead) log.warn({ delivery: job.uid, kind: job.target.kind, attempts: job.attempts, error: outcome.detail }, 'delivery dead-lettered');
+    else if (!outcome.ok) log.info({ delivery: job.uid, kind: job.target.kind, attempts: job.attempts, error: outcome.detail }, 'delivery failed; will retry');
+  }
+
+  async function drainAll(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const now = deps.now();
+      const jobs = await claimDue(db, deps.dialect, options.concurrency, now.toISOString(), new Date(now.getTime() + options.leaseMs).toISOString());
+      if (jobs.length === 0) return total;
+      await Promise.all(jobs.map(attempt));
+      total += jobs.length;
+    }
+  }
+
+  function drain(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = drainAll().finally(() => {
+      running = null;
+      if (again && !stopped) {
+        again = false;
+        void drain().catch((error: unknown) => log.error({ err: error }, 'delivery pass failed'));
+      }
+    });
+    return running;
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      drain()
+        .catch((error: unknown) => log.error({ err: error }, 'delivery pass failed; will retry'))
+        .finally(schedule);
+    }, options.pollMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+      // Jobs left by a previous run (a crash after commit) go out now, not after the first poll.
+      this.poke();
+    },
+    poke() {
+      if (stopped) return;
+      void drain().catch((error: unknown) => log.error({ err: error }, 'delivery pass failed; will retry'));
+    },
+    drain,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}

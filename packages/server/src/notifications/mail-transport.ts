@@ -1,0 +1,62 @@
+/**
+ * The mailer port: SMTP through nodemailer when `notifications.smtpUrl` is set; otherwise every
+ * message is written as an `.eml` file under `<dataDir>/mail` (and the path logged), so
+ * `npm start` shows what would have been sent without any mail server.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface OutgoingMail {
+  readonly from: string;
+  readonly to: readonly string[];
+  readonly subject: string;
+  readonly html: string;
+  readonly text: string;
+  /** Groups a delivery's retries in the receiver's threading (Message-ID stays stable). */
+  readonly messageId: string;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<string>;
+  close(): void;
+}
+
+export function createMailer(options: { smtpUrl: string | null; dataDir: string; timeoutMs: number; log: FastifyBaseLogger }): Mailer {
+  const message = (mail: OutgoingMail) => ({
+    from: mail.from,
+    to: [...mail.to],
+    subject: mail.subject,
+    messageId: mail.messageId,
+    ...(mail.html ? { html: mail.html } : {}),
+    ...(mail.text ? { text: mail.text } : {}),
+  });
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl, {
+      connectionTimeout: options.timeoutMs,
+      greetingTimeout: options.timeoutMs,
+      socketTimeout: options.timeoutMs,
+    } as never);
+    return {
+      async send(mail) {
+        const info = await transport.sendMail(message(mail));
+        return `SMTP accepted for ${info.accepted.length} recipient(s): ${String(info.response).slice(0, 200)}`;
+      },
+      close: () => transport.close(),
+    };
+  }
+  const dir = join(options.dataDir, 'mail');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail(message(mail));
+      await mkdir(dir, { recursive: true });
+      const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}.eml`);
+      await writeFile(file, info.message as Buffer);
+      options.log.info({ file }, 'no SMTP configured: email written to a file');
+      return `written to ${file}`;
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The outbox table (DESIGN.md principle 8). Jobs are claimed with a lease: on PostgreSQL through
+ * `FOR UPDATE SKIP LOCKED`, so several instances drain one outbox without taking the same job;
+ * on SQLite the single writer serialises claims. A worker that dies leaves its lease to expire,
+ * and the job is taken again: at least once, never lost.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../storage/database-schema.js';
+import type { DialectName } from '../storage/database-factory.js';
+import { describeTarget, type DeliveryJob, type DeliveryPayload, type DeliveryRecord, type DeliveryStatus, type DeliveryTarget } from './delivery-model.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export async function enqueueDeliveries(
+  db: Db,
+  jobs: readonly { target: DeliveryTarget; payload: DeliveryPayload; submissionId: number | null; formId: number }[],
+  now: string,
+): Promise<void> {
+  if (jobs.length === 0) return;
+  await db
+    .insertInto('svc_deliveries')
+    .values(
+      jobs.map((job) => ({
+        uid: randomUUID(),
+        submission_id: job.submissionId,
+        form_id: job.formId,
+        kind: job.target.kind,
+        target: JSON.stringify(job.target),
+        payload: JSON.stringify(job.payload),
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        locked_until: null,
+        last_error: null,
+        created_at: now,
+        updated_at: now,
+        delivered_at: null,
+      })),
+    )
+    .execute();
+}
+
+interface ClaimedRow {
+  id: number;
+  uid: string;
+  submission_id: number | null;
+  form_id: number;
+  target: string;
+  payload: string;
+  attempts: number;
+}
+
+/** Leases up to `limit` due jobs to the caller until `leaseUntil`. */
+export async function claimDue(db: Kysely<Database>, dialect: DialectName, limit: number, now: string, leaseUntil: string): Promise<DeliveryJob[]> {
+  const lock = dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
+  const result = await sql<ClaimedRow>`
+    UPDATE svc_deliveries SET locked_until = ${leaseUntil}, attempts = attempts + 1, updated_at = ${now}
+    WHERE id IN (
+      SELECT id FROM svc_deliveries
+      WHERE status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until < ${now})
+      ORDER BY next_attempt_at, id
+      LIMIT ${limit}
+      ${lock}
+    )
+    RETURNING id, uid, submission_id, form_id, target, payload, attempts`.execute(db);
+  return result.rows.map((row) => ({
+    id: Number(row.id),
+    uid: row.uid,
+    submissionId: row.submission_id === null ? null : Number(row.submission_id),
+    formId: Number(row.form_id),
+    target: JSON.parse(row.target) as DeliveryTarget,
+    payload: JSON.parse(row.payload) as DeliveryPayload,
+    attempts: Number(row.attempts),
+  }));
+}
+
+export async function recordAttempt(
+  db: Kysely<Database>,
+  job: DeliveryJob,
+  outcome: { ok: boolean; detail: string | null; durationMs: number; next: { status: DeliveryStatus; at: string | null } },
+  now: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('svc_delivery_attempts')
+      .values({ delivery_id: job.id, attempt: job.attempts, at: now, ok: outcome.ok ? 1 : 0, detail: outcome.detail, duration_ms: outcome.durationMs })
+      .execute();
+    await trx
+      .updateTable('svc_deliveries')
+      .set({
+        status: outcome.next.status,
+        next_attempt_at: outcome.next.at ?? now,
+        locked_until: null,
+        last_error: outcome.ok ? null : outcome.detail,
+        updated_at: now,
+        delivered_at: outcome.ok ? now : null,
+      })
+      .where('id', '=', job.id)
+      .execute();
+  });
+}
+
+export async function listDeliveries(db: Kysely<Database>, submissionId: number): Promise<DeliveryRecord[]> {
+  const rows = await db.selectFrom('svc_deliveries').selectAll().where('submission_id', '=', submissionId).orderBy('id').execute();
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .selectFrom('svc_delivery_attempts')
+    .selectAll()
+    .where('delivery_id', 'in', rows.map((r) => r.id))
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    uid: row.uid,
+    kind: row.kind as DeliveryRecord['kind'],
+    destination: describeTarget(JSON.parse(row.target) as DeliveryTarget),
+    status: row.status as DeliveryStatus,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    lastError: row.last_error,
+    createdAt: row.created_at,
+    deliveredAt: row.delivered_at,
+    log: attempts
+      .filter((a) => a.delivery_id === row.id)
+      .map((a) => ({ attempt: Number(a.attempt), at: a.at, ok: Number(a.ok) === 1, detail: a.detail, durationMs: Number(a.duration_ms) })),
+  }));
+}
+
+/** Queues a delivery again now, with a fresh set of attempts (the admin's "resend"). */
+export async function requeueDelivery(db: Kysely<Database>, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('svc_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: now, locked_until: null, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deleting a submission takes its deliveries and their log with it (retention, admin delete). */
+export async function deleteForSubmissions(db: Db, submissionIds: readonly number[]): Promise<void> {
+  if (submissionIds.length === 0) return;
+  const ids = db.selectFrom('svc_deliveries').select('id').where('submission_id', 'in', submissionIds);
+  await db.deleteFrom('svc_delivery_attempts').where('delivery_id', 'in', ids).execute();
+  await db.deleteFrom('svc_deliveries').where('submission_id', 'in', submissionIds).execute();
+}

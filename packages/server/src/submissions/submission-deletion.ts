@@ -1,0 +1,48 @@
+/**
+ * The one way submissions are deleted (admin API, retention purge): rows (with their delivery
+ * jobs) first, then their files.
+ * If the file store fails, the released files are past their hold and the purge removes them
+ * later; deleting files first could lose them for a submission whose row then failed to go.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/database-schema.js';
+import type { UploadService } from '../files/upload-service.js';
+import { deleteForSubmissions as deleteDeliveries } from '../notifications/outbox-repository.js';
+
+export interface DeletionServices {
+  readonly db: Kysely<Database>;
+  readonly uploads: UploadService;
+}
+
+/** Deletes the submissions `ids` and their files; returns how many rows went. */
+export async function deleteSubmissions(services: DeletionServices, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  // The delivery jobs go with the row, in one transaction: a pending job must never send the
+  // data of a submission that was deleted.
+  const deleted = await services.db.transaction().execute(async (trx) => {
+    await deleteDeliveries(trx, ids);
+    const result = await trx.deleteFrom('svc_submissions').where('id', 'in', ids).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+  await services.uploads.deleteForSubmissions(ids);
+  return deleted;
+}
+
+/**
+ * Files still pointing at a submission that is gone (a crash between the two steps above) are
+ * released like any other, so they are never kept forever.
+ */
+export async function releaseOrphanedFiles(services: DeletionServices, batch = 500): Promise<number> {
+  const rows = await services.db
+    .selectFrom('svc_files as f')
+    .select('f.submission_id')
+    .distinct()
+    .where('f.submission_id', 'is not', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('svc_submissions as s').select('s.id').whereRef('s.id', '=', 'f.submission_id'))),
+    )
+    .limit(batch)
+    .execute();
+  const ids = rows.map((r) => Number(r.submission_id));
+  return ids.length === 0 ? 0 : services.uploads.deleteForSubmissions(ids);
+}

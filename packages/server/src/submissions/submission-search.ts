@@ -1,0 +1,148 @@
+/**
+ * Filtered, sorted reads of stored submissions for the admin API, the exports and the CLI, with
+ * keyset pagination: a page starts strictly after the last row of the previous page on the sort
+ * key plus `id`, so rows inserted or deleted meanwhile never shift a page (no duplicates, no gaps).
+ * The same query serves both dialects (timestamps are ISO text, JSON is text).
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Values } from '@svc/core';
+import type { Database } from '../storage/database-schema.js';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface SubmissionFilter {
+  readonly status?: string;
+  /** true: spam only; false: no spam; null: both. */
+  readonly spam: boolean | null;
+  /** createdAt >= from (ISO). */
+  readonly from?: string;
+  /** createdAt < to (ISO). */
+  readonly to?: string;
+  /** Case-insensitive substring of the title or of the stored values. */
+  readonly q?: string;
+}
+
+export interface SubmissionSort {
+  readonly key: 'createdAt' | 'id';
+  readonly direction: 'asc' | 'desc';
+}
+
+/** Where a page ends: the sort key and id of its last row. */
+export interface KeysetPosition {
+  readonly createdAt: string;
+  readonly id: number;
+}
+
+export interface SubmissionRecord {
+  readonly id: number;
+  readonly uid: string;
+  readonly formId: number;
+  readonly title: string;
+  readonly status: string;
+  readonly isSpam: boolean;
+  readonly spamReasons: readonly string[];
+  readonly values: Values;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at'] as const;
+
+export function toRecord(row: {
+  id: number;
+  uid: string;
+  form_id: number;
+  title: string;
+  status: string;
+  is_spam: number;
+  spam_reasons: string;
+  values: string;
+  created_at: string;
+  updated_at: string;
+}): SubmissionRecord {
+  return {
+    id: Number(row.id),
+    uid: row.uid,
+    formId: Number(row.form_id),
+    title: row.title,
+    status: row.status,
+    isSpam: Number(row.is_spam) === 1,
+    spamReasons: JSON.parse(row.spam_reasons) as string[],
+    values: JSON.parse(row.values) as Values,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A LIKE pattern matching `text` literally: the wildcards and the escape character are escaped. */
+export function likeContaining(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filtered(db: Db, formId: number, filter: SubmissionFilter) {
+  let query = db.selectFrom('svc_submissions').where('form_id', '=', formId);
+  if (filter.spam !== null) query = query.where('is_spam', '=', filter.spam ? 1 : 0);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
+  if (filter.q !== undefined && filter.q !== '') {
+    // Values are stored as JSON text, where `"` and `\` are escaped: search for the JSON spelling.
+    const inValues = likeContaining(JSON.stringify(filter.q).slice(1, -1));
+    const inTitle = likeContaining(filter.q);
+    query = query.where(
+      sql<boolean>`(lower(${sql.ref('values')}) like ${inValues} escape '\\' or lower(${sql.ref('title')}) like ${inTitle} escape '\\')`,
+    );
+  }
+  return query;
+}
+
+/** One page (at most `limit` rows) after `after`, in the order of `sort`. */
+export async function searchSubmissions(
+  db: Db,
+  formId: number,
+  filter: SubmissionFilter,
+  sort: SubmissionSort,
+  limit: number,
+  after: KeysetPosition | null,
+): Promise<SubmissionRecord[]> {
+  let query = filtered(db, formId, filter).select(COLUMNS);
+  const op = sort.direction === 'asc' ? '>' : '<';
+  if (after) {
+    query =
+      sort.key === 'id'
+        ? query.where('id', op, after.id)
+        : query.where((eb) =>
+            eb.or([eb('created_at', op, after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', op, after.id)])]),
+          );
+  }
+  if (sort.key === 'createdAt') query = query.orderBy('created_at', sort.direction);
+  query = query.orderBy('id', sort.direction).limit(limit);
+  return (await query.execute()).map(toRecord);
+}
+
+export async function countMatching(db: Db, formId: number, filter: SubmissionFilter): Promise<number> {
+  const row = await filtered(db, formId, filter)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Opaque to clients; carries the sort it was made for, so it cannot be replayed under another. */
+export function encodeCursor(sort: SubmissionSort, last: KeysetPosition): string {
+  return Buffer.from(JSON.stringify([sort.key, sort.direction, last.createdAt, last.id])).toString('base64url');
+}
+
+/** The position in a cursor, or null when it is malformed or made for another sort. */
+export function decodeCursor(cursor: string, sort: SubmissionSort): KeysetPosition | null {
+  if (cursor.length > 300 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
+    if (!Array.isArray(parsed) || parsed.length !== 4) return null;
+    const [key, direction, createdAt, id] = parsed as unknown[];
+    if (key !== sort.key || direction !== sort.direction) return null;
+    if (typeof createdAt !== 'string' || createdAt.length > 40 || !Number.isSafeInteger(id)) return null;
+    return { createdAt, id: id as number };
+  } catch {
+    return null;
+  }
+}
