@@ -39,7 +39,7 @@ import { multipartOptions } from './http/multipart-support.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import { createMailer } from './notifications/mail-transport.js';
 import { createEmailTemplates } from './notifications/email-templates.js';
-import { createDeliveryHandler } from './notifications/delivery-handlers.js';
+import { createDeliveryHandler, webhookListProvider } from './notifications/delivery-handlers.js';
 import { createDeliveryWorker } from './notifications/delivery-worker.js';
 import { createDeliveryService } from './notifications/delivery-service.js';
 import { missingTemplates } from './notifications/template-check.js';
@@ -132,7 +132,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         templates: createEmailTemplates(config.notifications.templatesDir),
         from: config.notifications.from,
         webhookSecret: config.notifications.webhookSecret,
-        mailingListUrl: config.mailingLists.url,
+        mailingLists: webhookListProvider(config.mailingLists.url, config.notifications.webhookSecret, outbound, now),
         outbound,
         fileUrl: emailFileUrl,
         now,

@@ -8,6 +8,7 @@ import { PermanentDeliveryError, type DeliveryJob, type DeliveryPayload } from '
 import { templateScope, type EmailTemplates } from './email-templates.js';
 import type { Mailer } from './mail-transport.js';
 import { webhookHeaders } from './webhook-signing.js';
+import { createWebhookListProvider, type MailingListProvider } from './mailing-list-provider.js';
 
 export interface HandlerDependencies {
   readonly forms: FormRegistry;
@@ -15,7 +16,7 @@ export interface HandlerDependencies {
   readonly templates: EmailTemplates;
   readonly from: string;
   readonly webhookSecret: string | null;
-  readonly mailingListUrl: string | null;
+  readonly mailingLists: MailingListProvider;
   readonly outbound: OutboundPolicy;
   /** A link to a stored file for templates, or null when there is none to give. */
   readonly fileUrl: (fileId: string) => string | null;
@@ -33,7 +34,7 @@ export function webhookBody(type: string, payload: DeliveryPayload, now: Date): 
   });
 }
 
-async function post(deps: HandlerDependencies, url: string, body: string, headers: Record<string, string>) {
+async function post(deps: Pick<HandlerDependencies, 'outbound'>, url: string, body: string, headers: Record<string, string>) {
   try {
     return await postOutbound(url, body, headers, deps.outbound);
   } catch (error) {
@@ -44,6 +45,12 @@ async function post(deps: HandlerDependencies, url: string, body: string, header
 
 function expectSuccess(status: number): void {
   if (status < 200 || status >= 300) throw new Error(`the receiver answered HTTP ${status}`);
+}
+
+/** The default list provider: the webhook adapter over the same safe outbound POST. */
+export function webhookListProvider(url: string | null, secret: string | null, outbound: OutboundPolicy, now: () => Date): MailingListProvider {
+  const sign = secret ? (id: string, body: string) => webhookHeaders(secret, id, body, now()) : null;
+  return createWebhookListProvider(url, sign, (target, body, headers) => post({ outbound }, target, body, headers));
 }
 
 export function createDeliveryHandler(deps: HandlerDependencies): DeliveryHandler {
@@ -75,13 +82,14 @@ export function createDeliveryHandler(deps: HandlerDependencies): DeliveryHandle
         return `HTTP ${response.status}`;
       }
       case 'mailingList': {
-        if (!deps.mailingListUrl) throw new PermanentDeliveryError('mailingLists.url is not set');
         if (!target.email) throw new PermanentDeliveryError('the submission has no email address to subscribe');
-        const body = JSON.stringify({ list: target.list, email: target.email, form: payload.form.handle, submission: payload.submission.uid });
-        const headers = deps.webhookSecret ? webhookHeaders(deps.webhookSecret, `msg_${job.uid}`, body, deps.now()) : {};
-        const response = await post(deps, deps.mailingListUrl, body, headers);
-        expectSuccess(response.status);
-        return `HTTP ${response.status}`;
+        return deps.mailingLists.subscribe({
+          list: target.list,
+          email: target.email,
+          form: payload.form.handle,
+          submission: payload.submission.uid,
+          deliveryId: `msg_${job.uid}`,
+        });
       }
     }
   };
