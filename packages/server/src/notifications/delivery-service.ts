@@ -25,8 +25,11 @@ export interface StoredForDelivery {
 }
 
 export interface DeliveryService {
-  /** Writes the jobs a clean submission creates, in the caller's transaction; returns how many. */
-  enqueue(db: Db, form: Form, submission: StoredForDelivery): Promise<number>;
+  /**
+   * Writes the jobs a clean submission creates, in the caller's transaction; returns how many.
+   * `hasFiles` false spares the file lookup (the submit path knows).
+   */
+  enqueue(db: Db, form: Form, submission: StoredForDelivery, hasFiles?: boolean): Promise<number>;
   /** Whether a clean submission with these values creates any job (no transaction needed when not). */
   hasDeliveries(form: Form, values: Values): boolean;
   /** After commit: deliver now rather than at the next poll. */
@@ -56,14 +59,14 @@ export function createDeliveryService(deps: {
   now: () => Date;
 }): DeliveryService {
   const { db } = deps;
-  const enqueue = async (trx: Db, form: Form, submission: StoredForDelivery) => {
+  const enqueue = async (trx: Db, form: Form, submission: StoredForDelivery, hasFiles = true) => {
     const targets = planDeliveries(form, submission.values, deps.planner);
     if (targets.length === 0) return 0;
-    const files = submission.id === null ? [] : await listForSubmissions(trx, [submission.id]);
-    const payload = payloadOf(form, submission, files);
+    const files = submission.id === null || !hasFiles ? [] : await listForSubmissions(trx, [submission.id]);
     await enqueueDeliveries(
       trx,
-      targets.map((target) => ({ target, payload, submissionId: submission.id, formId: form.id })),
+      targets.map((target) => ({ target, submissionId: submission.id, formId: form.id })),
+      payloadOf(form, submission, files),
       deps.now().toISOString(),
     );
     return targets.length;

@@ -5,40 +5,50 @@
  * and the job is taken again: at least once, never lost.
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { DialectName } from '../storage/database-factory.js';
 import { describeTarget, type DeliveryJob, type DeliveryPayload, type DeliveryRecord, type DeliveryStatus, type DeliveryTarget } from './delivery-model.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** Compiled once per dialect adapter: this insert runs inside the submit transaction. */
+const compiledInserts = new WeakMap<object, string>();
+
 export async function enqueueDeliveries(
   db: Db,
-  jobs: readonly { target: DeliveryTarget; payload: DeliveryPayload; submissionId: number | null; formId: number }[],
+  jobs: readonly { target: DeliveryTarget; submissionId: number | null; formId: number }[],
+  payload: DeliveryPayload,
   now: string,
 ): Promise<void> {
   if (jobs.length === 0) return;
-  await db
-    .insertInto('svc_deliveries')
-    .values(
-      jobs.map((job) => ({
-        uid: randomUUID(),
-        submission_id: job.submissionId,
-        form_id: job.formId,
-        kind: job.target.kind,
-        target: JSON.stringify(job.target),
-        payload: JSON.stringify(job.payload),
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        locked_until: null,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-        delivered_at: null,
-      })),
-    )
-    .execute();
+  const payloadJson = JSON.stringify(payload);
+  const adapter = db.getExecutor().adapter;
+  for (const job of jobs) {
+    // Key order is the column order of the compiled statement; keep it fixed.
+    const row = {
+      uid: randomUUID(),
+      submission_id: job.submissionId,
+      form_id: job.formId,
+      kind: job.target.kind,
+      target: JSON.stringify(job.target),
+      payload: payloadJson,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+    };
+    let sqlText = compiledInserts.get(adapter);
+    if (sqlText === undefined) {
+      sqlText = db.insertInto('svc_deliveries').values(row).compile().sql;
+      compiledInserts.set(adapter, sqlText);
+    }
+    await db.executeQuery(CompiledQuery.raw(sqlText, Object.values(row)));
+  }
 }
 
 interface ClaimedRow {

@@ -44,15 +44,19 @@ function submissionRow(row: NewSubmission) {
   };
 }
 
-/** One compiled insert per database: building and compiling it costs more than running it. */
+/**
+ * One compiled insert per dialect adapter, shared by the database and its transactions (each
+ * transaction is a new object): building and compiling it costs more than running it.
+ */
 const compiledInserts = new WeakMap<object, string>();
 
 export async function insertSubmission(db: Db, row: NewSubmission): Promise<number> {
   const values = submissionRow(row);
-  let sqlText = compiledInserts.get(db);
+  const adapter = db.getExecutor().adapter;
+  let sqlText = compiledInserts.get(adapter);
   if (sqlText === undefined) {
     sqlText = db.insertInto('svc_submissions').values(values).returning('id').compile().sql;
-    compiledInserts.set(db, sqlText);
+    compiledInserts.set(adapter, sqlText);
   }
   const result = await db.executeQuery<{ id: number }>(CompiledQuery.raw(sqlText, Object.values(values)));
   const inserted = result.rows[0];

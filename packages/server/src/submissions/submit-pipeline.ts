@@ -116,7 +116,7 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
       // Flagged spam keeps what it could claim; a real submission is all or nothing.
       if (attached !== fileIds.length && spamReasons.length === 0) throw new FilesGone();
     }
-    if (notify) await services.deliveries.enqueue(trx, form, { ...stored, id: inserted });
+    if (notify) await services.deliveries.enqueue(trx, form, { ...stored, id: inserted }, fileIds.length > 0);
     return inserted;
   });
   if (notify) services.deliveries.poke();
