@@ -76,6 +76,7 @@ export async function checkUploads(
   raw: Readonly<Record<string, unknown>>,
   readHandles: ReadonlySet<string>,
   received: ReceivedUploads | undefined,
+  carried: Readonly<Record<string, unknown>>,
 ): Promise<Record<string, string[]>> {
   const errors: Record<string, string[]> = {};
   for (const [handle, messages] of Object.entries(received?.errors ?? {})) for (const m of messages) addError(errors, handle, m);
@@ -86,12 +87,15 @@ export async function checkUploads(
   const token = request.context.uploadToken;
   const owner = token ? sha256(token.toLowerCase()) : null;
   const ownedByToken = owner ? new Set((await uploads.unattached(form, [...posted], owner)).keys()) : new Set<string>();
+  // Ids the state token or draft already carries were checked when first posted; a client that
+  // posts them again (after `back`, or on a resumed page) is not claiming anything new.
+  const vetted = new Set(allIds(fileSlots(form, carried)));
   for (const slot of slots) {
     for (const id of slot.ids) {
       const row = rows.get(id);
       if (!row || row.fieldHandle !== slot.handle || row.columnIndex !== slot.column) {
         addError(errors, slot.handle, 'An uploaded file is no longer available; please upload it again');
-      } else if (posted.has(id) && !received?.ids.has(id) && !ownedByToken.has(id)) {
+      } else if (posted.has(id) && !received?.ids.has(id) && !ownedByToken.has(id) && !vetted.has(id)) {
         // contract §7: ids of another upload token are a field error.
         addError(errors, slot.handle, 'An uploaded file does not belong to this upload token');
       }

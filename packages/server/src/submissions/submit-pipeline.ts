@@ -294,7 +294,7 @@ async function runSteps(services: SubmitServices, form: Form, input: SubmitInput
     raw: mergeValues(form, loaded, request.values, { wholeForm, keepLoaded: draft !== null }),
   };
 
-  const fileErrors = request.intent === 'back' ? {} : await checkUploads(services.uploads, form, request, step.raw, readHandles(step), input.uploads);
+  const fileErrors = request.intent === 'back' ? {} : await checkUploads(services.uploads, form, request, step.raw, readHandles(step), input.uploads, step.state.values);
   if (request.intent === 'saveDraft') return saveDraft(services, step, input, draft, date, fileErrors);
   if (request.intent === 'submit') return submitWhole(services, step, input, draft, date, fileErrors);
 

@@ -1,0 +1,268 @@
+/**
+ * One person filling one form: values, page, state token, draft and upload token, with local
+ * validation and conditional rules from @svc/core, and submits that carry CSRF and `meta`
+ * exactly as the server expects (JSON, or multipart when files are attached).
+ */
+import { computeVisibility, normaliseFieldValue, validateValues, type FieldValue, type Values } from '@svc/core';
+import { SvcClientError } from './client-error.js';
+import { formFromManifest, type ClientForm } from './manifest-model.js';
+import type { Manifest, SubmitResponse, UploadedFile } from './manifest-types.js';
+import type { SvcClient } from './svc-client.js';
+
+type Intent = 'submit' | 'next' | 'back' | 'validate' | 'saveDraft';
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
+
+function randomId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * @example
+ * const form = await client.session('application');
+ * form.setValue('fullName', 'Ann Lee');
+ * const step = await form.next();          // validated locally, then by the server
+ * if (step.status === 'validation_failed') showErrors(form.errors.fields);
+ */
+export class FormSession {
+  readonly manifest: Manifest;
+  readonly model: ClientForm;
+  /** Raw values as the person entered them, by field handle. */
+  values: Record<string, unknown> = {};
+  pageIndex = 0;
+  stateToken: string | null = null;
+  draft: { token: string; key: string; resumeUrl: string | null } | null = null;
+  errors: { fields: FieldErrors; form: readonly string[] } = { fields: {}, form: [] };
+  /** Made on the first drag-and-drop upload; names its uploads in the submit. */
+  uploadToken: string | null = null;
+  /** Files for a multipart submit, by field handle (plain file inputs). */
+  readonly files = new Map<string, File[]>();
+  private readonly captchas = new Map<string, string>();
+  private readonly client: SvcClient;
+  /** Set while a resumed draft is carried to the next request. */
+  private draftContext: { draftToken: string; draftKey: string } | null = null;
+
+  constructor(client: SvcClient, manifest: Manifest) {
+    this.client = client;
+    this.manifest = manifest;
+    this.model = formFromManifest(manifest);
+    for (const field of Object.values(manifest.fields)) {
+      if (field.defaultValue !== null && field.defaultValue !== undefined) this.values[field.handle] = field.defaultValue;
+    }
+  }
+
+  get totalPages(): number {
+    return this.manifest.layout.pages.length;
+  }
+
+  /** @example form.setValue('email', 'ann@example.test'); */
+  setValue(handle: string, value: unknown): void {
+    this.values[handle] = value;
+  }
+
+  /** A captcha response (from the provider's widget) for the next submit. */
+  setCaptcha(name: string, value: string): void {
+    this.captchas.set(name, value);
+  }
+
+  /** Files picked for a plain file field; sent with the next submit as multipart. */
+  setFiles(handle: string, files: readonly File[]): void {
+    if (files.length === 0) this.files.delete(handle);
+    else this.files.set(handle, [...files]);
+  }
+
+  /** Values normalised by the field types, as rules and validation see them. */
+  normalisedValues(): Values {
+    const out: Record<string, FieldValue> = {};
+    for (const field of this.model.fields) {
+      const handle = field.handle as string;
+      const outcome = normaliseFieldValue(field, this.values[handle]);
+      out[handle] = outcome.ok ? outcome.value : null;
+    }
+    return out;
+  }
+
+  /** Handles of the fields shown on a page (the current one by default), rules applied. */
+  visibleFields(pageIndex = this.pageIndex): string[] {
+    const visibility = computeVisibility(this.model, this.normalisedValues());
+    if (visibility.hiddenPages.has(pageIndex)) return [];
+    return this.model.fields.filter((f) => f.pageIndex === pageIndex && !visibility.hiddenFields.has(f.handle as string)).map((f) => f.handle as string);
+  }
+
+  /** Checks the shown fields of this page (every page for `submit` on a single-page form) locally. */
+  validate(scope: 'page' | 'form' = 'page'): FieldErrors {
+    const pages = scope === 'form' ? this.manifest.layout.pages.map((p) => p.index) : [this.pageIndex];
+    const shown = new Set(pages.flatMap((p) => this.visibleFields(p)));
+    const fields = this.model.fields.filter((f) => shown.has(f.handle as string));
+    const raw: Record<string, unknown> = { ...this.values };
+    // A file picked for multipart counts as a value for `required`; the server checks the rest.
+    for (const [handle, list] of this.files) raw[handle] = [...(Array.isArray(raw[handle]) ? (raw[handle] as unknown[]) : []), ...list.map((_f, i) => `pending${i}`)];
+    const { errors } = validateValues(fields, raw, this.normalisedValues());
+    this.errors = { fields: errors, form: [] };
+    return errors;
+  }
+
+  next(): Promise<SubmitResponse> {
+    return this.send('next');
+  }
+
+  back(): Promise<SubmitResponse> {
+    return this.send('back');
+  }
+
+  submit(): Promise<SubmitResponse> {
+    return this.send('submit');
+  }
+
+  saveDraft(): Promise<SubmitResponse> {
+    return this.send('saveDraft');
+  }
+
+  /** Loads a saved draft (values and page) from its token and key. */
+  async resume(token: string, key: string): Promise<SubmitResponse> {
+    this.draftContext = { draftToken: token, draftKey: key };
+    this.draft = { token, key, resumeUrl: null };
+    const response = await this.send('validate', { skipLocal: true });
+    // Loading is not a check: the page's errors are shown when the person acts, not on arrival.
+    this.errors = { fields: {}, form: response.status === 'context_invalid' ? response.errors.form : [] };
+    if (response.status === 'context_invalid') {
+      this.draft = null;
+      this.draftContext = null;
+    }
+    return response;
+  }
+
+  /** Uploads one file for a drag-and-drop file field and adds its id to the field's value. */
+  async upload(handle: string, file: File): Promise<UploadedFile> {
+    const uploadToken = (this.uploadToken ??= randomId());
+    const { body: answer } = await this.client.withCsrf((csrf) => {
+      const body = new FormData();
+      if (csrf) body.append(csrf.name, csrf.value);
+      body.append(handle, file, file.name);
+      return this.client.transport.json<{ data: UploadedFile }>(
+        `/svc/api/forms/${encodeURIComponent(this.manifest.form.handle)}/files/${encodeURIComponent(handle)}`,
+        { method: 'POST', idempotent: false, body, headers: { 'x-svc-upload-token': uploadToken, ...(csrf ? { 'x-csrf-token': csrf.value } : {}) } },
+      );
+    });
+    const current = Array.isArray(this.values[handle]) ? (this.values[handle] as string[]) : [];
+    this.values[handle] = [...current, answer.data.id];
+    return answer.data;
+  }
+
+  /** Deletes a drag-and-drop upload and removes it from the field's value. */
+  async removeUpload(handle: string, id: string): Promise<void> {
+    const uploadToken = this.uploadToken;
+    if (!uploadToken) throw new SvcClientError('FILE_NOT_FOUND', 'Nothing was uploaded in this session.', 404);
+    try {
+      await this.client.withCsrf((csrf) =>
+        this.client.transport.json(`/svc/api/forms/${encodeURIComponent(this.manifest.form.handle)}/files/${encodeURIComponent(handle)}/delete`, {
+          method: 'POST',
+          idempotent: true,
+          headers: { 'content-type': 'application/json', 'x-svc-upload-token': uploadToken, ...(csrf ? { 'x-csrf-token': csrf.value } : {}) },
+          body: JSON.stringify({ id }),
+        }),
+      );
+    } catch (error) {
+      // A retried delete whose first answer was lost finds nothing: the file is gone either way.
+      if (!(error instanceof SvcClientError) || error.code !== 'FILE_NOT_FOUND') throw error;
+    }
+    const current = Array.isArray(this.values[handle]) ? (this.values[handle] as string[]) : [];
+    this.values[handle] = current.filter((value) => value !== id);
+  }
+
+  /** The `meta` block the manifest asks for: honeypot (empty), javascript test, captchas. */
+  meta(): Record<string, unknown> {
+    const { honeypot, javascriptTest } = this.manifest.security;
+    const meta: Record<string, unknown> = {};
+    if (honeypot) meta.honeypot = { name: honeypot.name, value: '', ...(honeypot.timestamp ? { timestamp: honeypot.timestamp } : {}) };
+    if (javascriptTest) meta.javascriptTest = { name: javascriptTest.name, value: javascriptTest.value };
+    if (this.captchas.size > 0) meta.captchas = [...this.captchas].map(([name, value]) => ({ name, value }));
+    return meta;
+  }
+
+  private localFailure(errors: FieldErrors): SubmitResponse {
+    return {
+      success: false,
+      status: 'validation_failed',
+      complete: false,
+      submission: null,
+      message: typeof this.manifest.settings.errorMessage === 'string' ? this.manifest.settings.errorMessage : null,
+      redirect: null,
+      page: { currentIndex: this.pageIndex, total: this.totalPages },
+      state: { values: this.values, pageIndex: this.pageIndex, token: this.stateToken },
+      draft: null,
+      errors: { fields: errors, form: [] },
+    };
+  }
+
+  private async send(intent: Intent, options: { skipLocal?: boolean } = {}): Promise<SubmitResponse> {
+    if (!options.skipLocal && (intent === 'next' || intent === 'submit')) {
+      const scope = intent === 'submit' && this.totalPages === 1 ? 'form' : 'page';
+      const errors = this.validate(scope);
+      if (Object.keys(errors).length > 0) return this.localFailure(errors);
+    }
+    const context: Record<string, string> = {};
+    if (this.stateToken) context.stateToken = this.stateToken;
+    if (this.uploadToken) context.uploadToken = this.uploadToken;
+    if (this.draftContext) Object.assign(context, this.draftContext);
+    else if (this.draft && (intent === 'saveDraft' || intent === 'submit')) Object.assign(context, { draftToken: this.draft.token, draftKey: this.draft.key });
+    const payload = { intent, values: this.values, meta: this.meta(), context };
+    // One key per logical submit: a retry after a network failure replays, never submits twice.
+    const idempotencyKey = randomId();
+    const send = async (csrf: Awaited<ReturnType<SvcClient['csrf']>>) => {
+      // The manifest names the submit URL (contract §2); it is used as given.
+      const url = this.manifest.endpoints.submit.url;
+      const accept = [422, 429];
+      if (this.files.size > 0 && intent !== 'back') {
+        const body = new FormData();
+        // CSRF and the JSON part first: the server refuses files that arrive before the token.
+        if (csrf) body.append(csrf.name, csrf.value);
+        body.append('_svc', JSON.stringify(payload));
+        for (const [handle, list] of this.files) for (const file of list) body.append(`files[${handle}][]`, file, file.name);
+        return this.client.transport.json<SubmitResponse>(url, { method: 'POST', idempotent: true, body, headers: { 'idempotency-key': idempotencyKey }, accept });
+      }
+      return this.client.transport.json<SubmitResponse>(url, {
+        method: 'POST',
+        idempotent: true,
+        body: JSON.stringify(payload),
+        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey, ...(csrf ? { 'x-csrf-token': csrf.value } : {}) },
+        accept,
+      });
+    };
+    // An expired token is replaced once (withCsrf); the request is otherwise the same.
+    const answer = await this.client.withCsrf(send);
+    const body = answer.body as SubmitResponse | { code?: unknown; message?: unknown };
+    // 422 and 429 carry submit objects, except refusals thrown before one exists (RATE_LIMITED).
+    if (typeof (body as { status?: unknown }).status !== 'string') {
+      const refusal = body as { code?: unknown; message?: unknown; errors?: unknown };
+      throw new SvcClientError(
+        typeof refusal.code === 'string' ? refusal.code : 'HTTP_ERROR',
+        typeof refusal.message === 'string' ? refusal.message : `The form service answered ${answer.status}.`,
+        answer.status,
+        refusal.errors,
+      );
+    }
+    return this.absorb(body as SubmitResponse, intent);
+  }
+
+  private absorb(response: SubmitResponse, intent: Intent): SubmitResponse {
+    this.errors = { fields: response.errors.fields, form: response.errors.form };
+    if (response.status === 'context_invalid') return response;
+    this.draftContext = null;
+    this.pageIndex = response.page.currentIndex;
+    this.stateToken = response.state.token;
+    // Loading a draft takes the server's values; otherwise what the person typed last wins, and
+    // the server fills in what only it knows (other pages of a resumed draft).
+    this.values = intent === 'validate' ? { ...this.values, ...response.state.values } : { ...response.state.values, ...this.values };
+    if (response.status === 'draft_saved' && response.draft) this.draft = response.draft;
+    if (response.status === 'submitted') {
+      this.files.clear();
+      this.draft = null;
+      this.stateToken = null;
+    } else if (this.files.size > 0 && intent !== 'back' && response.status !== 'validation_failed') {
+      // Files sent with a step are upload ids in the state now; they are not sent again.
+      for (const handle of this.files.keys()) this.values[handle] = response.state.values[handle];
+      this.files.clear();
+    }
+    return response;
+  }
+}

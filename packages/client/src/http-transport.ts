@@ -1,0 +1,69 @@
+/**
+ * Requests to the service: URLs resolved against `baseUrl` (URLs the manifest names are used as
+ * given when absolute), credentials included, JSON decoded, refusals turned into SvcClientError,
+ * and idempotent requests retried when the network fails (never when the server answered).
+ */
+import { SvcClientError } from './client-error.js';
+
+export interface TransportOptions {
+  readonly baseUrl: string;
+  readonly fetch: typeof fetch;
+  readonly credentials: RequestCredentials;
+  /** Retries of an idempotent request after a network failure. */
+  readonly retries: number;
+  readonly retryDelayMs: number;
+}
+
+export interface Transport {
+  readonly options: TransportOptions;
+  url(path: string): string;
+  /** Sends and decodes JSON; `accept` lists statuses whose JSON body is an answer, not a refusal. */
+  json<T>(path: string, init: RequestInit & { idempotent: boolean; accept?: readonly number[] }): Promise<{ status: number; body: T }>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createTransport(options: TransportOptions): Transport {
+  const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
+  const url = (path: string) => new URL(path.replace(/^\//, ''), /^https?:\/\//.test(path) ? undefined : base).toString();
+
+  async function send(path: string, init: RequestInit, idempotent: boolean): Promise<Response> {
+    const attempts = idempotent ? options.retries + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await options.fetch(url(path), { credentials: options.credentials, ...init });
+      } catch (error) {
+        if (attempt >= attempts || (error as Error).name === 'AbortError') {
+          throw new SvcClientError('NETWORK_ERROR', `Could not reach the form service: ${(error as Error).message}`);
+        }
+        await sleep(options.retryDelayMs * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  return {
+    options,
+    url,
+    async json<T>(path: string, init: RequestInit & { idempotent: boolean; accept?: readonly number[] }) {
+      const { idempotent, accept = [], ...request } = init;
+      const response = await send(path, request, idempotent);
+      let body: unknown = null;
+      const text = await response.text();
+      if (text !== '') {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new SvcClientError('INVALID_RESPONSE', `The form service answered ${response.status} with a body that is not JSON.`, response.status);
+        }
+      }
+      if (response.ok || accept.includes(response.status)) return { status: response.status, body: body as T };
+      const refusal = body as { code?: unknown; message?: unknown; errors?: unknown } | null;
+      throw new SvcClientError(
+        typeof refusal?.code === 'string' ? refusal.code : 'HTTP_ERROR',
+        typeof refusal?.message === 'string' ? refusal.message : `The form service answered ${response.status}.`,
+        response.status,
+        refusal?.errors,
+      );
+    },
+  };
+}

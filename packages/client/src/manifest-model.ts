@@ -1,0 +1,59 @@
+/**
+ * The manifest turned back into @svc/core's form model, so the client evaluates conditional rules
+ * and validates with exactly the code the server runs (one engine, DESIGN.md principle 2).
+ */
+import type { Field, Page, RuleDefinition } from '@svc/core';
+import type { Manifest, ManifestRule } from './manifest-types.js';
+
+export interface ClientForm {
+  readonly pages: readonly Page[];
+  readonly fields: readonly Field[];
+  readonly byHandle: ReadonlyMap<string, Field>;
+}
+
+function ruleDefinition(rule: ManifestRule): RuleDefinition {
+  return {
+    show: rule.action === 'show',
+    type: rule.logic,
+    criteria: rule.conditions.map((c) => ({ tgt: c.field, o: c.operator, val: c.value })),
+  };
+}
+
+export function formFromManifest(manifest: Manifest): ClientForm {
+  const fieldRules = new Map(manifest.conditionals.fields.map((r) => [r.target, ruleDefinition(r)]));
+  const pageRules = new Map(manifest.conditionals.pages.map((r) => [r.target, ruleDefinition(r)]));
+  const fields: Field[] = [];
+  const pages: Page[] = manifest.layout.pages.map((page) => ({
+    index: page.index,
+    uid: page.uid,
+    label: page.label,
+    rules: pageRules.get(String(page.index)) ?? null,
+    rows: page.rows.map((row, rowIndex) => ({
+      id: row.id,
+      fields: row.fields.flatMap((handle) => {
+        const m = manifest.fields[handle];
+        if (!m) return [];
+        const options = m.options?.map((o) => (m.type === 'dynamicRecipients' ? { ...o, recipients: [] } : o));
+        const field = {
+          ...m.config,
+          ...m.validation,
+          type: m.type,
+          handle: m.handle,
+          label: m.label,
+          required: m.required,
+          ...(options ? { options } : {}),
+          ...(m.placeholder !== null ? { placeholder: m.placeholder } : {}),
+          rules: fieldRules.get(handle) ?? null,
+          id: m.id,
+          uid: m.uid,
+          hash: m.hash,
+          pageIndex: m.pageIndex,
+          rowIndex,
+        } as unknown as Field;
+        fields.push(field);
+        return [field];
+      }),
+    })),
+  }));
+  return { pages, fields, byHandle: new Map(fields.map((f) => [f.handle as string, f])) };
+}

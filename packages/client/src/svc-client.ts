@@ -1,0 +1,126 @@
+/**
+ * `createClient`: the entry point of @svc/client. Every REST URL is resolved against `baseUrl`;
+ * CSRF tokens are fetched once and attached; manifests are checked for compatibility.
+ */
+import { SvcClientError } from './client-error.js';
+import { CLIENT_VERSION, SCHEMA_MAJOR, compareVersions } from './client-version.js';
+import { createTransport, type Transport } from './http-transport.js';
+import type { Manifest } from './manifest-types.js';
+import { FormSession } from './form-session.js';
+import { createGraphqlTransport, type GraphqlTransport } from './graphql-transport.js';
+
+export interface ClientOptions {
+  /** Where svc runs, e.g. `https://forms.example.com`. */
+  readonly baseUrl: string;
+  /** A fetch implementation (defaults to the global one); Node callers may pass one with a cookie jar. */
+  readonly fetch?: typeof fetch;
+  /** Defaults to `include`, which the CSRF cookie needs across origins. */
+  readonly credentials?: RequestCredentials;
+  /** GraphQL endpoint; defaults to `/graphql` on `baseUrl`. */
+  readonly graphqlUrl?: string;
+  /** Retries of idempotent requests after a network failure (default 2). */
+  readonly retries?: number;
+}
+
+export interface CsrfToken {
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface SvcClient {
+  readonly baseUrl: string;
+  readonly transport: Transport;
+  /** The form's manifest; throws SvcClientError `INCOMPATIBLE_SERVER` when this client is too old. */
+  getManifest(handle: string): Promise<Manifest>;
+  /** A named profile's manifest with typed properties (`properties[name]=value`). */
+  getProfileManifest(profile: string, properties?: Readonly<Record<string, string | number | boolean>>): Promise<Manifest>;
+  /** The CSRF token (cached); null when the service has CSRF off. `refresh` fetches a new one. */
+  csrf(refresh?: boolean): Promise<CsrfToken | null>;
+  /** A session for filling and submitting one form. */
+  session(handleOrManifest: string | Manifest): Promise<FormSession>;
+  /** The same operations over GraphQL (`svcHeadlessManifest`, `svcHeadlessSubmit`). */
+  readonly graphql: GraphqlTransport;
+  /**
+   * Runs `request` with the CSRF token; when the server says it is invalid (an expired cookie),
+   * fetches a fresh one and runs it once more. Safe: a CSRF refusal happens before anything is stored.
+   */
+  withCsrf<T>(request: (token: CsrfToken | null) => Promise<T>): Promise<T>;
+}
+
+/** Throws unless this client can talk to the server that made `manifest`. */
+export function assertCompatible(manifest: Manifest): void {
+  const major = Number.parseInt(String(manifest.schemaVersion ?? '').split('.')[0] ?? '', 10);
+  if (major !== SCHEMA_MAJOR) {
+    throw new SvcClientError('INCOMPATIBLE_SERVER', `This client understands manifest schema ${SCHEMA_MAJOR}.x, not ${manifest.schemaVersion}.`);
+  }
+  if (manifest.minimumClientVersion && compareVersions(CLIENT_VERSION, manifest.minimumClientVersion) < 0) {
+    throw new SvcClientError(
+      'INCOMPATIBLE_SERVER',
+      `The form service needs @svc/client ${manifest.minimumClientVersion} or newer; this is ${CLIENT_VERSION}.`,
+    );
+  }
+}
+
+/**
+ * @example
+ * import { createClient } from '@svc/client';
+ * const client = createClient({ baseUrl: 'https://forms.example.com' });
+ * const form = await client.session('contact');
+ * form.setValue('email', 'ann@example.test');
+ * const result = await form.submit(); // result.status === 'submitted'
+ */
+export function createClient(options: ClientOptions): SvcClient {
+  const transport = createTransport({
+    baseUrl: options.baseUrl,
+    fetch: options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args)),
+    credentials: options.credentials ?? 'include',
+    retries: options.retries ?? 2,
+    retryDelayMs: 200,
+  });
+  let token: Promise<CsrfToken | null> | null = null;
+  const client: SvcClient = {
+    baseUrl: options.baseUrl,
+    transport,
+    async getManifest(handle) {
+      const { body } = await transport.json<{ data: Manifest }>(`/svc/api/forms/${encodeURIComponent(handle)}/manifest`, { method: 'GET', idempotent: true });
+      assertCompatible(body.data);
+      return body.data;
+    },
+    async getProfileManifest(profile, properties = {}) {
+      const query = Object.entries(properties)
+        .map(([name, value]) => `properties[${encodeURIComponent(name)}]=${encodeURIComponent(String(value))}`)
+        .join('&');
+      const path = `/svc/api/manifests/${encodeURIComponent(profile)}/manifest${query ? `?${query}` : ''}`;
+      const { body } = await transport.json<{ data: Manifest }>(path, { method: 'GET', idempotent: true });
+      assertCompatible(body.data);
+      return body.data;
+    },
+    csrf(refresh = false) {
+      if (!token || refresh) {
+        token = transport
+          .json<{ csrf?: CsrfToken }>('/svc/tokens', { method: 'GET', idempotent: true, headers: { accept: 'application/json' } })
+          .then(({ body }) => body.csrf ?? null);
+        // A failed fetch is not cached: the next call tries again.
+        token.catch(() => {
+          token = null;
+        });
+      }
+      return token;
+    },
+    async session(handleOrManifest) {
+      const manifest = typeof handleOrManifest === 'string' ? await client.getManifest(handleOrManifest) : handleOrManifest;
+      assertCompatible(manifest);
+      return new FormSession(client, manifest);
+    },
+    graphql: createGraphqlTransport(options.graphqlUrl ?? '/graphql', transport, (request) => client.withCsrf(request)),
+    async withCsrf(request) {
+      try {
+        return await request(await client.csrf());
+      } catch (error) {
+        if (!(error instanceof SvcClientError) || error.code !== 'CSRF_INVALID') throw error;
+        return request(await client.csrf(true));
+      }
+    },
+  };
+  return client;
+}
