@@ -202,6 +202,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await csrfRoutes(app, context);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     await adminRoutes(app, context);
+    if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app);
     const watcher = config.forms.watch ? watchForms(config.forms.dir, forms, app.log) : null;
     const purger = startPurgeJob(context, app.log);
     app.addHook('onClose', async () => {

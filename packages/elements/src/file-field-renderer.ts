@@ -1,0 +1,100 @@
+/**
+ * File fields, both ways contract §7 allows: files picked in the input travel with the next
+ * submit as multipart (session.setFiles); files dropped on the zone are uploaded at once
+ * (session.upload), listed, and can be removed again (session.removeUpload).
+ */
+import type { UploadedFile } from '@svc/client';
+import { h } from './dom-builder.js';
+import { configNumber, listOf, type ControlView, type FieldRenderContext } from './field-view.js';
+
+/** `accept` hints per file kind; the server still sniffs every file's content. */
+const ACCEPT_BY_KIND: Readonly<Record<string, string>> = {
+  image: 'image/*',
+  pdf: '.pdf,application/pdf',
+  document: '.doc,.docx,.odt,.rtf,.ppt,.pptx,.odp,.epub',
+  spreadsheet: '.xls,.xlsx,.ods',
+  audio: 'audio/*',
+  video: 'video/*',
+  archive: '.zip,.tar,.gz,.tgz,.rar,.7z,.bz2,.xz',
+  text: '.txt,.csv,.tsv,.md,.json,.xml,.yaml,.yml,.ics,.vcf,text/plain',
+};
+
+function acceptOf(kinds: unknown): string | undefined {
+  if (!Array.isArray(kinds) || kinds.length === 0) return undefined;
+  return kinds.map((kind) => ACCEPT_BY_KIND[String(kind)] ?? '').filter((a) => a !== '').join(',') || undefined;
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+export function renderFile(ctx: FieldRenderContext): ControlView {
+  const { field, session } = ctx;
+  const count = configNumber(field, 'fileCount') ?? 1;
+  const input = h('input', {
+    type: 'file',
+    id: ctx.id,
+    name: field.handle,
+    multiple: count > 1,
+    accept: acceptOf(field.config.fileKinds ?? field.validation.fileKinds),
+    required: field.required,
+  });
+  input.addEventListener('change', () => {
+    session.setFiles(field.handle, Array.from(input.files ?? []));
+    ctx.refresh();
+  });
+  const list = h('ul', { part: 'files', class: 'files', 'aria-label': `Uploaded files for ${field.label}` });
+  const showUpload = (file: UploadedFile) => {
+    const remove = h('button', { type: 'button', part: 'remove-file', class: 'secondary', 'aria-label': `Remove ${file.name}` }, 'Remove');
+    const item = h('li', { 'data-upload-id': file.id }, h('span', {}, file.size > 0 ? `${file.name} (${sizeText(file.size)})` : file.name), remove);
+    remove.addEventListener('click', async () => {
+      remove.disabled = true;
+      try {
+        await session.removeUpload(field.handle, file.id);
+        const index = ctx.uploads.findIndex((u) => u.id === file.id);
+        if (index >= 0) ctx.uploads.splice(index, 1);
+        item.remove();
+        ctx.refresh();
+      } catch (error) {
+        remove.disabled = false;
+        ctx.fail(error);
+      }
+    });
+    list.appendChild(item);
+  };
+  // Ids already in the value (a resumed draft, or a page revisited) are listed too; their names
+  // are known only when this page uploaded them.
+  const known = new Map(ctx.uploads.map((u) => [u.id, u]));
+  for (const id of listOf(ctx.value)) showUpload(known.get(id) ?? { id, name: 'Uploaded file', extension: '', size: 0 });
+
+  const zone = h(
+    'div',
+    { part: 'dropzone', class: 'dropzone' },
+    input,
+    h('p', { class: 'hint' }, count > 1 ? `Or drop up to ${count} files here.` : 'Or drop a file here.'),
+    list,
+  );
+  zone.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', async (event) => {
+    event.preventDefault();
+    zone.classList.remove('over');
+    const files = Array.from(event.dataTransfer?.files ?? []);
+    zone.setAttribute('aria-busy', 'true');
+    for (const file of files) {
+      try {
+        const uploaded = await session.upload(field.handle, file);
+        ctx.uploads.push(uploaded);
+        showUpload(uploaded);
+      } catch (error) {
+        ctx.fail(error);
+      }
+    }
+    zone.removeAttribute('aria-busy');
+    ctx.refresh();
+  });
+  return { layout: 'label', body: zone, described: [input], focusTarget: () => input };
+}

@@ -1,0 +1,331 @@
+/**
+ * `<svc-form>`: renders one svc form from its manifest and submits it through @svc/client.
+ * The element owns the lifecycle (load, resume, page changes, submit states, events); field
+ * markup comes from the renderers and never re-renders while the person types, so focus and
+ * caret stay put and only visibility and error state are updated live.
+ */
+import { createClient, SvcClientError, type FormSession, type SubmitResponse, type SvcClient, type UploadedFile } from '@svc/client';
+import { h } from './dom-builder.js';
+import { renderField, type FieldElement } from './field-renderers.js';
+import type { FieldRenderContext } from './field-view.js';
+import { FORM_STYLES } from './form-styles.js';
+import { fillFormErrors, progressText, renderButtonBar, renderDraftNotice, renderSuccess, resumeLinkOf, type ButtonBar } from './form-status-views.js';
+
+type Intent = 'submit' | 'next' | 'back' | 'saveDraft';
+
+/** Detail of `svc:error`: a refusal the server answered, or an error the client threw. */
+export type SvcErrorDetail = { readonly response: SubmitResponse } | { readonly error: unknown };
+
+function messageOf(error: unknown): string {
+  if (error instanceof SvcClientError || error instanceof Error) return error.message;
+  return 'Something went wrong. Please try again.';
+}
+
+/**
+ * @example
+ * <script type="module" src="https://forms.example.com/demo/svc-elements.js"></script>
+ * <svc-form base-url="https://forms.example.com" handle="contact" allow-save></svc-form>
+ * <script type="module">
+ *   const form = document.querySelector('svc-form');
+ *   form.addEventListener('svc:submitted', (event) => console.log(event.detail.submission));
+ *   await form.ready;
+ * </script>
+ */
+export class SvcFormElement extends HTMLElement {
+  static readonly observedAttributes = ['base-url', 'handle', 'draft-token', 'draft-key', 'allow-save'];
+
+  /** Resolves after the first render: the form, or the message saying why it could not load. */
+  readonly ready: Promise<void>;
+  #resolveReady: () => void = () => undefined;
+  readonly #root: ShadowRoot;
+  #client: SvcClient | null = null;
+  #session: FormSession | null = null;
+  #loadedKey: string | null = null;
+  #loadCount = 0;
+  #loadScheduled = false;
+  #busy = false;
+  readonly #fields = new Map<string, FieldElement>();
+  readonly #invalid = new Set<string>();
+  /** Drag-and-drop uploads by field, kept across page changes so their names stay listed. */
+  readonly #uploads = new Map<string, UploadedFile[]>();
+  #formErrors: HTMLElement | null = null;
+  #buttons: ButtonBar | null = null;
+  #form: HTMLFormElement | null = null;
+  #progress: HTMLElement | null = null;
+  #draftNotice: HTMLElement | null = null;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+    this.ready = new Promise((resolve) => {
+      this.#resolveReady = resolve;
+    });
+  }
+
+  /** The client talking to `base-url`; null until the form has loaded. */
+  get client(): SvcClient | null {
+    return this.#client;
+  }
+
+  /** The form session (values, page, errors, draft); null until the form has loaded. */
+  get session(): FormSession | null {
+    return this.#session;
+  }
+
+  connectedCallback(): void {
+    this.#scheduleLoad();
+  }
+
+  attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
+    if (previous === value || !this.isConnected) return;
+    if (name === 'allow-save') {
+      if (this.#session && this.#form) this.#renderForm();
+      return;
+    }
+    this.#scheduleLoad();
+  }
+
+  /** Attributes often arrive one by one; load once they have all been set in this task. */
+  #scheduleLoad(): void {
+    if (this.#loadScheduled) return;
+    this.#loadScheduled = true;
+    queueMicrotask(() => {
+      this.#loadScheduled = false;
+      void this.#load();
+    });
+  }
+
+  async #load(): Promise<void> {
+    const handle = this.getAttribute('handle');
+    if (!handle) return;
+    const baseUrl = this.getAttribute('base-url') || globalThis.location.origin;
+    const token = this.getAttribute('draft-token');
+    const key = this.getAttribute('draft-key');
+    const loadKey = JSON.stringify([baseUrl, handle, token, key]);
+    if (loadKey === this.#loadedKey) return;
+    this.#loadedKey = loadKey;
+    const count = ++this.#loadCount;
+    this.#root.replaceChildren(h('style', {}, FORM_STYLES), h('p', { part: 'loading-form', role: 'status' }, 'Loading form…'));
+    try {
+      const client = createClient({ baseUrl });
+      const session = await client.session(handle);
+      const resumed = token && key ? await session.resume(token, key) : null;
+      if (count !== this.#loadCount) return;
+      this.#client = client;
+      this.#session = session;
+      this.#uploads.clear();
+      this.#draftNotice = null;
+      this.#renderForm();
+      if (resumed && resumed.status === 'context_invalid') {
+        this.#showErrors(resumed.errors.fields, resumed.errors.form, resumed.message);
+        this.#emit('svc:error', { response: resumed });
+      }
+    } catch (error) {
+      if (count !== this.#loadCount) return;
+      const alert = h('div', { part: 'form-errors', class: 'form-errors', role: 'alert' }, h('p', {}, `The form could not be loaded: ${messageOf(error)}`));
+      this.#root.replaceChildren(h('style', {}, FORM_STYLES), alert);
+      this.#emit('svc:error', { error });
+    }
+    this.#resolveReady();
+  }
+
+  #renderForm(): void {
+    const session = this.#session;
+    if (!session) return;
+    const { manifest } = session;
+    const page = manifest.layout.pages[session.pageIndex];
+    this.#fields.clear();
+    this.#invalid.clear();
+    const fields = h('div', { part: 'fields', class: 'fields' });
+    for (const row of page?.rows ?? []) {
+      const rowElement = h('div', { part: 'row', class: 'row' });
+      for (const handle of row.fields) {
+        const field = manifest.fields[handle];
+        if (!field) continue;
+        const element = renderField(this.#contextFor(handle));
+        this.#fields.set(handle, element);
+        rowElement.append(element.wrapper);
+      }
+      if (rowElement.childElementCount > 0) fields.append(rowElement);
+    }
+    const multiPage = session.totalPages > 1;
+    this.#progress = multiPage ? h('p', { part: 'progress', class: 'progress', 'aria-live': 'polite' }) : null;
+    this.#formErrors = h('div', { part: 'form-errors', class: 'form-errors', role: 'alert' });
+    this.#buttons = renderButtonBar({ page, pageIndex: session.pageIndex, allowSave: this.hasAttribute('allow-save'), settings: manifest.settings });
+    this.#buttons.back?.addEventListener('click', () => void this.#run('back'));
+    this.#buttons.save?.addEventListener('click', () => void this.#run('saveDraft'));
+    const form = h(
+      'form',
+      { part: 'form', novalidate: true, 'aria-label': manifest.form.name },
+      multiPage && page?.label ? h('p', { part: 'page-label', class: 'page-label' }, page.label) : null,
+      this.#progress,
+      this.#formErrors,
+      fields,
+      this.#buttons.element,
+    );
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.#run(session.pageIndex < session.totalPages - 1 ? 'next' : 'submit');
+    });
+    this.#form = form;
+    this.#root.replaceChildren(h('style', {}, FORM_STYLES), form, this.#draftNotice ?? '');
+    this.#applyVisibility();
+  }
+
+  #contextFor(handle: string): FieldRenderContext {
+    const session = this.#session as FormSession;
+    const field = session.manifest.fields[handle]!;
+    let uploads = this.#uploads.get(handle);
+    if (!uploads) this.#uploads.set(handle, (uploads = []));
+    return {
+      field,
+      manifest: session.manifest,
+      session,
+      id: `svc-${handle}`,
+      value: session.values[handle],
+      uploads,
+      change: (value) => {
+        session.setValue(handle, value);
+        this.#afterChange(handle);
+      },
+      refresh: () => this.#afterChange(handle),
+      fail: (error) => {
+        this.#fields.get(handle)?.showErrors([messageOf(error)]);
+        this.#invalid.add(handle);
+        this.#emit('svc:error', { error });
+      },
+    };
+  }
+
+  /** Rules run on every change; a field already marked invalid is re-checked so a fix clears it. */
+  #afterChange(handle: string): void {
+    this.#applyVisibility();
+    const session = this.#session;
+    if (!session || !this.#invalid.has(handle)) return;
+    const messages = session.validate('page')[handle] ?? [];
+    this.#fields.get(handle)?.showErrors(messages);
+    if (messages.length === 0) this.#invalid.delete(handle);
+  }
+
+  #applyVisibility(): void {
+    const session = this.#session;
+    if (!session) return;
+    const visible = new Set(session.visibleFields(session.pageIndex));
+    for (const [handle, element] of this.#fields) element.wrapper.hidden = !visible.has(handle);
+    // Only a real change is written: rewriting the same text would make the live region repeat it.
+    const progress = this.#progress ? progressText(session) : null;
+    if (this.#progress && progress !== this.#progress.textContent) this.#progress.textContent = progress;
+  }
+
+  async #run(intent: Intent): Promise<void> {
+    const session = this.#session;
+    if (!session || this.#busy) return;
+    this.#busy = true;
+    this.#buttons?.setBusy(true);
+    this.#form?.setAttribute('aria-busy', 'true');
+    try {
+      const pageBefore = session.pageIndex;
+      const response = await session[intent]();
+      this.#handleResponse(response, pageBefore);
+    } catch (error) {
+      this.#showErrors({}, [messageOf(error)], null);
+      this.#emit('svc:error', { error });
+    } finally {
+      this.#busy = false;
+      this.#buttons?.setBusy(false);
+      this.#form?.removeAttribute('aria-busy');
+    }
+  }
+
+  #handleResponse(response: SubmitResponse, pageBefore: number): void {
+    const session = this.#session as FormSession;
+    switch (response.status) {
+      case 'submitted':
+        this.#emit('svc:submitted', response);
+        this.#succeed(response);
+        return;
+      case 'draft_saved': {
+        const draft = session.draft ?? response.draft;
+        this.#showErrors({}, [], null);
+        if (draft) {
+          this.#draftNotice = renderDraftNotice(resumeLinkOf(draft, session.manifest.form.handle));
+          this.#root.querySelector('[part="draft"]')?.remove();
+          this.#root.append(this.#draftNotice);
+        }
+        this.#emit('svc:draft', draft);
+        return;
+      }
+      case 'page_valid':
+      case 'validated':
+        if (session.pageIndex !== pageBefore) {
+          this.#renderForm();
+          this.#emit('svc:page', { index: session.pageIndex, total: session.totalPages });
+          // Focus follows the page change so keyboard and screen-reader users start at its top.
+          const first = [...this.#fields.values()].find((f) => !f.wrapper.hidden && f.view.focusTarget());
+          first?.view.focusTarget()?.focus();
+        } else {
+          this.#showErrors(response.errors.fields, response.errors.form, null);
+        }
+        return;
+      default: {
+        const message = response.message ?? (response.status === 'validation_failed' ? (session.manifest.settings.errorMessage ?? null) : null);
+        this.#showErrors(response.errors.fields, response.errors.form, message);
+        this.#focusFirstInvalid();
+        this.#emit('svc:error', { response });
+      }
+    }
+  }
+
+  /** Field errors on their fields; errors of fields not shown here are listed with the form's. */
+  #showErrors(fieldErrors: Readonly<Record<string, readonly string[]>>, formErrors: readonly string[], message: string | null): void {
+    this.#invalid.clear();
+    for (const [handle, element] of this.#fields) {
+      const messages = element.view.layout === 'hidden' ? [] : (fieldErrors[handle] ?? []);
+      element.showErrors(messages);
+      if (messages.length > 0) this.#invalid.add(handle);
+    }
+    const elsewhere = Object.entries(fieldErrors).flatMap(([handle, messages]) => {
+      if (this.#invalid.has(handle)) return [];
+      const label = this.#session?.manifest.fields[handle]?.label ?? handle;
+      return messages.map((m) => `${label}: ${m}`);
+    });
+    const all = [...formErrors, ...elsewhere];
+    if (this.#formErrors) fillFormErrors(this.#formErrors, all.length > 0 || this.#invalid.size > 0 ? message : null, all);
+  }
+
+  #focusFirstInvalid(): void {
+    for (const [handle, element] of this.#fields) {
+      if (!this.#invalid.has(handle) || element.wrapper.hidden) continue;
+      const target = element.view.focusTarget();
+      if (target) {
+        target.focus();
+        return;
+      }
+    }
+  }
+
+  /** interface.md 2.8 onSuccess: redirect when the form says so, otherwise the success message. */
+  #succeed(response: SubmitResponse): void {
+    const settings = this.#session?.manifest.settings ?? {};
+    const url = response.redirect?.url ?? settings.returnUrl ?? null;
+    const message = response.message || settings.successMessage || 'Thank you.';
+    const delay = response.redirect?.delay ?? 0;
+    if (settings.successBehavior === 'redirect' && url) {
+      if (delay <= 0) {
+        globalThis.location.assign(url);
+        return;
+      }
+      setTimeout(() => globalThis.location.assign(url), delay * 1000);
+    }
+    const success = renderSuccess(message);
+    this.#form = null;
+    this.#buttons = null;
+    this.#fields.clear();
+    this.#root.replaceChildren(h('style', {}, FORM_STYLES), success);
+    success.focus();
+  }
+
+  #emit(name: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * A table field: one row of inputs per answer row, an "add row" button up to `maxRows` and a
+ * remove button per row. The value is a list of rows, each a list of cells in column order,
+ * the JSON shape @svc/core's table type reads. Blank rows are dropped by the core, so an
+ * untouched first row is not an answer.
+ */
+import { h } from './dom-builder.js';
+import { configNumber, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
+
+interface Column {
+  readonly label: string;
+  readonly type: string;
+  readonly value: string;
+  readonly options: readonly string[];
+  readonly required: boolean;
+}
+
+type Cell = string | boolean;
+
+/** `columns` when the manifest has them; otherwise interface.md's `tableLayout` JSON text. */
+function columnsOf(config: Readonly<Record<string, unknown>>): Column[] {
+  let raw: unknown = config.columns;
+  if (!Array.isArray(raw) && typeof config.tableLayout === 'string') {
+    try {
+      raw = JSON.parse(config.tableLayout);
+    } catch {
+      raw = [];
+    }
+  }
+  if (!Array.isArray(raw)) return [];
+  return raw.map((c: Record<string, unknown>, i) => {
+    const value = textOf(c.value);
+    const options = Array.isArray(c.options) ? c.options.map(textOf) : value.split(';').map((o) => o.trim()).filter((o) => o !== '');
+    return { label: textOf(c.label) || `Column ${i + 1}`, type: textOf(c.type) || 'string', value, options, required: c.required === true };
+  });
+}
+
+function cellControl(column: Column, value: unknown, label: string): HTMLInputElement | HTMLSelectElement | HTMLElement {
+  switch (column.type) {
+    case 'select':
+      return h(
+        'select',
+        { 'aria-label': label, required: column.required },
+        h('option', { value: '' }, 'Choose…'),
+        column.options.map((o) => h('option', { value: o, selected: textOf(value) === o }, o)),
+      );
+    case 'checkbox':
+      return h('input', { type: 'checkbox', 'aria-label': label, checked: value === true || value === '1' || value === column.value && column.value !== '' });
+    case 'number':
+      return h('input', { type: 'text', inputmode: 'decimal', 'aria-label': label, value: textOf(value), placeholder: column.value || null, required: column.required });
+    case 'file':
+      // Per-cell uploads need files[table][row][col][] (contract §7); not offered by this renderer.
+      return h('span', { class: 'unsupported' }, 'Files cannot be added here.');
+    default:
+      return h('input', { type: 'text', 'aria-label': label, value: textOf(value), placeholder: column.value || null, required: column.required });
+  }
+}
+
+export function renderTable(ctx: FieldRenderContext): ControlView {
+  const { field } = ctx;
+  const columns = columnsOf(field.config);
+  const maxRows = configNumber(field, 'maxRows');
+  const addLabel = textOf(field.config.addButtonLabel) || 'Add a row';
+  const removeLabel = textOf(field.config.removeButtonLabel) || 'Remove';
+  const tbody = h('tbody');
+  const add = h('button', { type: 'button', part: 'add-row', class: 'secondary' }, addLabel);
+
+  const read = (): Cell[][] =>
+    Array.from(tbody.rows).map((row) =>
+      columns.map((column, i) => {
+        const control = row.cells[i]?.firstElementChild;
+        if (control instanceof HTMLInputElement) return column.type === 'checkbox' ? control.checked : control.value;
+        if (control instanceof HTMLSelectElement) return control.value;
+        return '';
+      }),
+    );
+  const renumber = () => {
+    Array.from(tbody.rows).forEach((row, r) => {
+      columns.forEach((column, i) => row.cells[i]?.firstElementChild?.setAttribute('aria-label', `${column.label}, row ${r + 1}`));
+      row.querySelector('button')?.setAttribute('aria-label', `${removeLabel} row ${r + 1}`);
+    });
+    add.disabled = maxRows !== undefined && tbody.rows.length >= maxRows;
+  };
+  const addRow = (cells: readonly unknown[]) => {
+    const remove = h('button', { type: 'button', part: 'remove-row', class: 'secondary' }, removeLabel);
+    const row = h(
+      'tr',
+      {},
+      columns.map((column, i) => h('td', {}, cellControl(column, cells[i], column.label))),
+      h('td', {}, remove),
+    );
+    remove.addEventListener('click', () => {
+      row.remove();
+      renumber();
+      ctx.change(read());
+    });
+    tbody.appendChild(row);
+    renumber();
+  };
+  const rows = Array.isArray(ctx.value) ? (ctx.value as unknown[]) : [];
+  for (const row of rows) addRow(Array.isArray(row) ? row : []);
+  if (rows.length === 0) addRow([]);
+  tbody.addEventListener('input', () => ctx.change(read()));
+  tbody.addEventListener('change', () => ctx.change(read()));
+  add.addEventListener('click', () => {
+    addRow([]);
+    ctx.change(read());
+    (tbody.rows[tbody.rows.length - 1]?.cells[0]?.firstElementChild as HTMLElement | null)?.focus();
+  });
+  const table = h(
+    'table',
+    { part: 'table' },
+    h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c.label)), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+    tbody,
+  );
+  return {
+    layout: 'group',
+    body: h('div', { class: 'table-wrap' }, table, add),
+    described: [],
+    focusTarget: () => (tbody.querySelector('input, select') as HTMLElement | null) ?? add,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Single-line and multi-line text controls: text, email, number, phone, regex, confirmation,
+ * datetime, textarea and hidden. Values are sent as typed; @svc/core normalises them the same
+ * way on both sides, so the renderer never reformats what the person wrote.
+ */
+import { h, type Attributes } from './dom-builder.js';
+import { configNumber, configString, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
+
+function labelled(control: HTMLElement): ControlView {
+  return { layout: 'label', body: control, described: [control], focusTarget: () => control };
+}
+
+function textInput(ctx: FieldRenderContext, attributes: Attributes): ControlView {
+  const { field } = ctx;
+  const input = h('input', {
+    type: 'text',
+    id: ctx.id,
+    name: field.handle,
+    value: textOf(ctx.value),
+    placeholder: field.placeholder,
+    required: field.required,
+    maxlength: configNumber(field, 'maxLength'),
+    ...attributes,
+  });
+  input.addEventListener('input', () => ctx.change(input.value));
+  return labelled(input);
+}
+
+/** Number fields may use `,` as decimal separator, which `type=number` refuses: text + inputmode. */
+function numberInput(ctx: FieldRenderContext): ControlView {
+  const decimals = configNumber(ctx.field, 'decimalCount');
+  return textInput(ctx, { inputmode: decimals === 0 ? 'numeric' : 'decimal', autocomplete: 'off' });
+}
+
+/** Native pickers emit the ISO shapes @svc/core stores (`2025-01-31`, `13:05`, `…T13:05`). */
+const DATETIME_INPUT: Readonly<Record<string, string>> = { date: 'date', time: 'time', both: 'datetime-local' };
+
+function datetimeInput(ctx: FieldRenderContext): ControlView {
+  const kind = configString(ctx.field, 'dateTimeType') ?? 'date';
+  const type = DATETIME_INPUT[kind] ?? 'date';
+  const minDate = configString(ctx.field, 'minDate');
+  const maxDate = configString(ctx.field, 'maxDate');
+  const bound = (date: string | undefined, time: string) => (date === undefined || type === 'time' ? undefined : type === 'date' ? date : `${date}T${time}`);
+  return textInput(ctx, { type, min: bound(minDate, '00:00'), max: bound(maxDate, '23:59'), placeholder: null });
+}
+
+/** A confirmation repeats its target, so it uses the target's input type (email for emails). */
+function confirmationInput(ctx: FieldRenderContext): ControlView {
+  const target = configString(ctx.field, 'target');
+  const targetType = target ? ctx.manifest.fields[target]?.type : undefined;
+  return textInput(ctx, targetType === 'email' ? { type: 'email', autocomplete: 'off' } : { autocomplete: 'off' });
+}
+
+function textarea(ctx: FieldRenderContext): ControlView {
+  const { field } = ctx;
+  const control = h('textarea', {
+    id: ctx.id,
+    name: field.handle,
+    rows: configNumber(field, 'rows') ?? 4,
+    placeholder: field.placeholder,
+    required: field.required,
+    maxlength: configNumber(field, 'maxLength'),
+  });
+  control.value = textOf(ctx.value);
+  control.addEventListener('input', () => ctx.change(control.value));
+  return labelled(control);
+}
+
+function hiddenInput(ctx: FieldRenderContext): ControlView {
+  const input = h('input', { type: 'hidden', id: ctx.id, name: ctx.field.handle, value: textOf(ctx.value) });
+  return { layout: 'hidden', body: input, described: [], focusTarget: () => null };
+}
+
+export const TEXT_RENDERERS: Readonly<Record<string, (ctx: FieldRenderContext) => ControlView>> = {
+  text: (ctx) => textInput(ctx, {}),
+  regex: (ctx) => textInput(ctx, {}),
+  email: (ctx) => textInput(ctx, { type: 'email', autocomplete: 'email' }),
+  phone: (ctx) => textInput(ctx, { type: 'tel', autocomplete: 'tel', placeholder: ctx.field.placeholder ?? configString(ctx.field, 'pattern') }),
+  number: numberInput,
+  datetime: datetimeInput,
+  confirmation: confirmationInput,
+  textarea,
+  hidden: hiddenInput,
+};

@@ -1,0 +1,44 @@
+/** What the service stored, read straight from its database. */
+import type { SvcApp } from '../../../../server/src/app.js';
+
+export interface StoredSubmission {
+  readonly id: number;
+  readonly values: Record<string, unknown>;
+  readonly isSpam: boolean;
+  readonly finished: boolean;
+}
+
+export async function storedSubmissions(svc: SvcApp, handle: string): Promise<StoredSubmission[]> {
+  const rows = await svc.context.database.db
+    .selectFrom('svc_submissions')
+    .innerJoin('svc_forms', 'svc_forms.id', 'svc_submissions.form_id')
+    .where('svc_forms.handle', '=', handle)
+    .select(['svc_submissions.id as id', 'svc_submissions.values as values', 'svc_submissions.is_spam as isSpam', 'svc_submissions.finished as finished'])
+    .orderBy('svc_submissions.id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    values: JSON.parse(row.values) as Record<string, unknown>,
+    isSpam: row.isSpam === 1,
+    finished: row.finished === 1,
+  }));
+}
+
+/** The submission of `handle` whose `field` holds `value`, if one is stored. */
+export async function storedSubmissionWith(svc: SvcApp, handle: string, field: string, value: unknown): Promise<StoredSubmission | undefined> {
+  return (await storedSubmissions(svc, handle)).find((row) => row.values[field] === value);
+}
+
+export async function storedFiles(svc: SvcApp, submissionId: number) {
+  return svc.context.database.db
+    .selectFrom('svc_files')
+    .select(['field_handle', 'name', 'extension', 'kind', 'mime', 'size', 'submission_id'])
+    .where('submission_id', '=', submissionId)
+    .orderBy('field_handle')
+    .execute();
+}
+
+export async function draftCount(svc: SvcApp): Promise<number> {
+  const row = await svc.context.database.db.selectFrom('svc_drafts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

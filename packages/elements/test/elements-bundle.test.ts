@@ -1,0 +1,26 @@
+/** The demo's bundle of @svc/elements builds, and the demo page embeds every example form. */
+import { describe, expect, it } from 'vitest';
+import { demoBundle } from '../../server/src/demo/demo-bundle.js';
+import { DEMO_FORMS, renderDemoPage } from '../../server/src/demo/demo-page.js';
+
+describe('@svc/elements bundle and demo page', () => {
+  it('bundles the element with the client and core into one browser module that defines <svc-form>', async () => {
+    const code = await demoBundle();
+    expect(code).toContain("customElements.define(\"svc-form\"");
+    // The client and the rules engine are inside, not left as bare imports a browser cannot resolve.
+    expect(code).not.toMatch(/^import .* from "@svc\//m);
+    expect(code).toContain('computeVisibility');
+  });
+
+  it('renders one <svc-form> per example form and loads the script after setting base-url', () => {
+    const html = renderDemoPage('http://127.0.0.1:9/demo/svc-elements.js', 'http://127.0.0.1:9');
+    for (const { handle } of DEMO_FORMS) expect(html).toContain(`<svc-form handle="${handle}"`);
+    expect(html).toContain('"http://127.0.0.1:9/demo/svc-elements.js"');
+    expect(html).toContain("params.get('base') || \"http://127.0.0.1:9\" || location.origin");
+  });
+
+  it('cannot be broken out of its script by a hostile base URL', () => {
+    const html = renderDemoPage('/demo/svc-elements.js', '</script><script>alert(1)</script>');
+    expect(html).not.toContain('</script><script>alert(1)');
+  });
+});
