@@ -10,6 +10,12 @@ import type { Manifest, SubmitResponse, UploadedFile } from './manifest-types.js
 import type { SvcClient } from './svc-client.js';
 
 type Intent = 'submit' | 'next' | 'back' | 'validate' | 'saveDraft';
+/**
+ * Messages per field handle, as the server and local validation give them.
+ *
+ * @example
+ * const errors: FieldErrors = form.validate(); // { email: ['Enter a valid email address'] }
+ */
 export type FieldErrors = Readonly<Record<string, readonly string[]>>;
 
 function randomId(): string {

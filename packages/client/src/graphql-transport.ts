@@ -8,6 +8,12 @@ import type { Transport } from './http-transport.js';
 import type { Manifest, SubmitResponse } from './manifest-types.js';
 import type { CsrfToken } from './svc-client.js';
 
+/**
+ * The REST submit body, sent through `svcHeadlessSubmit`.
+ *
+ * @example
+ * const body: GraphqlSubmitBody = { intent: 'submit', values: { email: 'ann@example.test' } };
+ */
 export interface GraphqlSubmitBody {
   readonly intent: string;
   readonly values?: Readonly<Record<string, unknown>>;
@@ -15,6 +21,12 @@ export interface GraphqlSubmitBody {
   readonly context?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * `client.graphql`: manifest and submit over GraphQL.
+ *
+ * @example
+ * const { status } = await client.graphql.submit('contact', { intent: 'validate', values: {} });
+ */
 export interface GraphqlTransport {
   /**
    * @example

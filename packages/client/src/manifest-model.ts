@@ -5,6 +5,12 @@
 import type { Field, Page, RuleDefinition } from '@svc/core';
 import type { Manifest, ManifestRule } from './manifest-types.js';
 
+/**
+ * @svc/core's view of a manifest: pages, fields and rules the core functions accept.
+ *
+ * @example
+ * const { fields } = formFromManifest(manifest);
+ */
 export interface ClientForm {
   readonly pages: readonly Page[];
   readonly fields: readonly Field[];
@@ -19,6 +25,11 @@ function ruleDefinition(rule: ManifestRule): RuleDefinition {
   };
 }
 
+/**
+ * @example
+ * import { computeVisibility } from '@svc/core';
+ * const hidden = computeVisibility(formFromManifest(manifest), values).hiddenFields;
+ */
 export function formFromManifest(manifest: Manifest): ClientForm {
   const fieldRules = new Map(manifest.conditionals.fields.map((r) => [r.target, ruleDefinition(r)]));
   const pageRules = new Map(manifest.conditionals.pages.map((r) => [r.target, ruleDefinition(r)]));

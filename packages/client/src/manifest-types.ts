@@ -1,4 +1,10 @@
-/** The manifest as the server sends it (contract §2), typed for clients. */
+/**
+ * The manifest as the server sends it (contract §2), typed for clients.
+ *
+ * @example
+ * const manifest: Manifest = await client.getManifest('contact');
+ * const email: ManifestField | undefined = manifest.fields.email;
+ */
 
 export interface ManifestOption {
   readonly value: string;
@@ -86,7 +92,13 @@ export interface Manifest {
   readonly [key: string]: unknown;
 }
 
-/** The submit answer of contract §4. */
+/**
+ * The submit answer of contract §4.
+ *
+ * @example
+ * const result: SubmitResponse = await form.submit();
+ * if (result.status === 'submitted') location.assign(result.redirect?.url ?? '/thanks');
+ */
 export interface SubmitResponse {
   readonly success: boolean;
   readonly status:
@@ -110,7 +122,12 @@ export interface SubmitResponse {
   readonly errors: { readonly fields: Readonly<Record<string, readonly string[]>>; readonly form: readonly string[] };
 }
 
-/** A drag-and-drop upload as the server recorded it (contract §7). */
+/**
+ * A drag-and-drop upload as the server recorded it (contract §7).
+ *
+ * @example
+ * const file: UploadedFile = await form.upload('portfolio', picked); // { id, name, extension, size }
+ */
 export interface UploadedFile {
   readonly id: string;
   readonly name: string;

@@ -9,6 +9,10 @@ import type { Manifest } from './manifest-types.js';
 import { FormSession } from './form-session.js';
 import { createGraphqlTransport, type GraphqlTransport } from './graphql-transport.js';
 
+/**
+ * @example
+ * const options: ClientOptions = { baseUrl: 'https://forms.example.com', retries: 3 };
+ */
 export interface ClientOptions {
   /** Where svc runs, e.g. `https://forms.example.com`. */
   readonly baseUrl: string;
@@ -22,11 +26,19 @@ export interface ClientOptions {
   readonly retries?: number;
 }
 
+/**
+ * @example
+ * const token: CsrfToken | null = await client.csrf(); // { name: 'SVC_CSRF_TOKEN', value: '…' }
+ */
 export interface CsrfToken {
   readonly name: string;
   readonly value: string;
 }
 
+/**
+ * @example
+ * const client: SvcClient = createClient({ baseUrl: 'https://forms.example.com' });
+ */
 export interface SvcClient {
   readonly baseUrl: string;
   readonly transport: Transport;
@@ -47,7 +59,12 @@ export interface SvcClient {
   withCsrf<T>(request: (token: CsrfToken | null) => Promise<T>): Promise<T>;
 }
 
-/** Throws unless this client can talk to the server that made `manifest`. */
+/**
+ * Throws unless this client can talk to the server that made `manifest`.
+ *
+ * @example
+ * assertCompatible(cachedManifest); // SvcClientError INCOMPATIBLE_SERVER when too old
+ */
 export function assertCompatible(manifest: Manifest): void {
   const major = Number.parseInt(String(manifest.schemaVersion ?? '').split('.')[0] ?? '', 10);
   if (major !== SCHEMA_MAJOR) {

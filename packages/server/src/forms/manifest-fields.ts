@@ -48,6 +48,9 @@ export function buildManifestField(field: Field, fieldsByHandle: ReadonlyMap<str
     config.target = field.target;
   }
   if (field.type === 'table') config.tableLayout = JSON.stringify(field.columns);
+  // A checkbox's `value` is what a ticked box stands for, not a default: clients need it to
+  // evaluate rules and validate exactly as the server does.
+  if (field.type === 'checkbox' && field.value) config.value = field.value;
   const validation: Record<string, unknown> = {};
   for (const key of CONSTRAINTS) {
     if (source[key] !== undefined) validation[key] = source[key];
