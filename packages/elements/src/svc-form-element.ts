@@ -5,11 +5,13 @@
  * caret stay put and only visibility and error state are updated live.
  */
 import { createClient, SvcClientError, type FormSession, type SubmitResponse, type SvcClient, type UploadedFile } from '@svc/client';
+import { CaptchaWidgets } from './captcha-widgets.js';
 import { h } from './dom-builder.js';
 import { renderField, type FieldElement } from './field-renderers.js';
 import type { FieldRenderContext } from './field-view.js';
 import { FORM_STYLES } from './form-styles.js';
-import { fillFormErrors, progressText, renderButtonBar, renderDraftNotice, renderSuccess, resumeLinkOf, type ButtonBar } from './form-status-views.js';
+import { handleSubmitResponse, showErrors, type ErrorTargets, type ResponseHost } from './form-response-handling.js';
+import { progressText, renderButtonBar, renderDraftNotice, resumeLinkOf, type ButtonBar } from './form-status-views.js';
 
 type Intent = 'submit' | 'next' | 'back' | 'saveDraft';
 
@@ -53,6 +55,7 @@ export class SvcFormElement extends HTMLElement {
   #form: HTMLFormElement | null = null;
   #progress: HTMLElement | null = null;
   #draftNotice: HTMLElement | null = null;
+  #captchas: CaptchaWidgets | null = null;
 
   constructor() {
     super();
@@ -115,6 +118,7 @@ export class SvcFormElement extends HTMLElement {
       this.#session = session;
       this.#uploads.clear();
       this.#draftNotice = null;
+      this.#mountCaptchas(session);
       this.#renderForm();
       if (resumed && resumed.status === 'context_invalid') {
         this.#showErrors(resumed.errors.fields, resumed.errors.form, resumed.message);
@@ -161,6 +165,8 @@ export class SvcFormElement extends HTMLElement {
       this.#progress,
       this.#formErrors,
       fields,
+      // The captcha widgets live in light DOM (providers do not work in shadow roots).
+      this.#captchas?.count && session.pageIndex === session.totalPages - 1 ? h('slot', { name: 'captcha', part: 'captcha' }) : null,
       this.#buttons.element,
     );
     form.addEventListener('submit', (event) => {
@@ -225,6 +231,7 @@ export class SvcFormElement extends HTMLElement {
     this.#form?.setAttribute('aria-busy', 'true');
     try {
       const pageBefore = session.pageIndex;
+      if (intent === 'submit') await this.#captchas?.beforeSubmit();
       const response = await session[intent]();
       this.#handleResponse(response, pageBefore);
     } catch (error) {
@@ -237,92 +244,48 @@ export class SvcFormElement extends HTMLElement {
     }
   }
 
-  #handleResponse(response: SubmitResponse, pageBefore: number): void {
-    const session = this.#session as FormSession;
-    switch (response.status) {
-      case 'submitted':
-        this.#emit('svc:submitted', response);
-        this.#succeed(response);
-        return;
-      case 'draft_saved': {
-        const draft = session.draft ?? response.draft;
-        this.#showErrors({}, [], null);
-        if (draft) {
-          this.#draftNotice = renderDraftNotice(resumeLinkOf(draft, session.manifest.form.handle));
-          this.#root.querySelector('[part="draft"]')?.remove();
-          this.#root.append(this.#draftNotice);
-        }
-        this.#emit('svc:draft', draft);
-        return;
-      }
-      case 'page_valid':
-      case 'validated':
-        if (session.pageIndex !== pageBefore) {
-          this.#renderForm();
-          this.#emit('svc:page', { index: session.pageIndex, total: session.totalPages });
-          // Focus follows the page change so keyboard and screen-reader users start at its top.
-          const first = [...this.#fields.values()].find((f) => !f.wrapper.hidden && f.view.focusTarget());
-          first?.view.focusTarget()?.focus();
-        } else {
-          this.#showErrors(response.errors.fields, response.errors.form, null);
-        }
-        return;
-      default: {
-        const message = response.message ?? (response.status === 'validation_failed' ? (session.manifest.settings.errorMessage ?? null) : null);
-        this.#showErrors(response.errors.fields, response.errors.form, message);
-        this.#focusFirstInvalid();
-        this.#emit('svc:error', { response });
-      }
-    }
-  }
-
-  /** Field errors on their fields; errors of fields not shown here are listed with the form's. */
-  #showErrors(fieldErrors: Readonly<Record<string, readonly string[]>>, formErrors: readonly string[], message: string | null): void {
-    this.#invalid.clear();
-    for (const [handle, element] of this.#fields) {
-      const messages = element.view.layout === 'hidden' ? [] : (fieldErrors[handle] ?? []);
-      element.showErrors(messages);
-      if (messages.length > 0) this.#invalid.add(handle);
-    }
-    const elsewhere = Object.entries(fieldErrors).flatMap(([handle, messages]) => {
-      if (this.#invalid.has(handle)) return [];
-      const label = this.#session?.manifest.fields[handle]?.label ?? handle;
-      return messages.map((m) => `${label}: ${m}`);
+  /** One light-DOM widget container per loaded session; a reload replaces it. */
+  #mountCaptchas(session: FormSession): void {
+    this.#captchas?.remove();
+    this.#captchas = null;
+    if ((session.manifest.security.captchas ?? []).length === 0) return;
+    this.#captchas = new CaptchaWidgets(session, (error) => {
+      this.#showErrors({}, [messageOf(error)], null);
+      this.#emit('svc:error', { error });
     });
-    const all = [...formErrors, ...elsewhere];
-    if (this.#formErrors) fillFormErrors(this.#formErrors, all.length > 0 || this.#invalid.size > 0 ? message : null, all);
+    this.append(this.#captchas.container);
   }
 
-  #focusFirstInvalid(): void {
-    for (const [handle, element] of this.#fields) {
-      if (!this.#invalid.has(handle) || element.wrapper.hidden) continue;
-      const target = element.view.focusTarget();
-      if (target) {
-        target.focus();
-        return;
-      }
-    }
+  #errorTargets(): ErrorTargets {
+    return { session: this.#session, fields: this.#fields, invalid: this.#invalid, formErrors: this.#formErrors };
   }
 
-  /** interface.md 2.8 onSuccess: redirect when the form says so, otherwise the success message. */
-  #succeed(response: SubmitResponse): void {
-    const settings = this.#session?.manifest.settings ?? {};
-    const url = response.redirect?.url ?? settings.returnUrl ?? null;
-    const message = response.message || settings.successMessage || 'Thank you.';
-    const delay = response.redirect?.delay ?? 0;
-    if (settings.successBehavior === 'redirect' && url) {
-      if (delay <= 0) {
-        globalThis.location.assign(url);
-        return;
-      }
-      setTimeout(() => globalThis.location.assign(url), delay * 1000);
-    }
-    const success = renderSuccess(message);
-    this.#form = null;
-    this.#buttons = null;
-    this.#fields.clear();
-    this.#root.replaceChildren(h('style', {}, FORM_STYLES), success);
-    success.focus();
+  #handleResponse(response: SubmitResponse, pageBefore: number): void {
+    const host: ResponseHost = {
+      ...this.#errorTargets(),
+      session: this.#session as FormSession,
+      emit: (name, detail) => this.#emit(name, detail),
+      showDraft: (draft) => {
+        if (!draft) return;
+        this.#draftNotice = renderDraftNotice(resumeLinkOf(draft, host.session.manifest.form.handle));
+        this.#root.querySelector('[part="draft"]')?.remove();
+        this.#root.append(this.#draftNotice);
+      },
+      changePage: () => this.#renderForm(),
+      replaceForm: (success) => {
+        this.#form = null;
+        this.#buttons = null;
+        this.#fields.clear();
+        this.#captchas?.remove();
+        this.#root.replaceChildren(h('style', {}, FORM_STYLES), success);
+      },
+      captchaFailed: () => this.#captchas?.reset(),
+    };
+    handleSubmitResponse(host, response, pageBefore);
+  }
+
+  #showErrors(fieldErrors: Readonly<Record<string, readonly string[]>>, formErrors: readonly string[], message: string | null): void {
+    showErrors(this.#errorTargets(), fieldErrors, formErrors, message);
   }
 
   #emit(name: string, detail: unknown): void {

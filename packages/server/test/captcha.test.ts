@@ -60,6 +60,13 @@ const VALUES = { firstName: 'Ann', email: 'ann@example.test' };
 const FORMS = resolve(import.meta.dirname, 'fixtures/captcha-forms');
 const HEADLESS = { forms: { signup: { exposeManifest: true, allowSubmit: true }, contact: { exposeManifest: true, allowSubmit: true } } };
 
+const SCRIPT_URLS = {
+  turnstile: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
+  hcaptcha: 'https://js.hcaptcha.com/1/api.js?render=explicit',
+  recaptchaV2: 'https://www.google.com/recaptcha/api.js?render=explicit',
+  recaptchaV3: 'https://www.google.com/recaptcha/api.js?render=site-recaptchaV3',
+} as const;
+
 describe('captchas', () => {
   let verify: Awaited<ReturnType<typeof startVerifyServer>>;
   const apps = new Map<string, TestApp>();
@@ -98,10 +105,17 @@ describe('captchas', () => {
     }
   });
 
-  it.each(PROVIDERS)('%s: lists the captcha in the manifest with its response field name and site key', async (provider, name) => {
+  it.each(PROVIDERS)('%s: lists the captcha in the manifest with its response field name, site key and script', async (provider, name) => {
     const svc = await appFor(provider);
     const res = await svc.app.inject({ method: 'GET', url: '/svc/api/forms/signup/manifest' });
-    expect(res.json().data.security.captchas).toEqual([{ provider, name, siteKey: `site-${provider}` }]);
+    const v3 = provider === 'recaptchaV3' ? { action: 'submit' } : {};
+    expect(res.json().data.security.captchas).toEqual([{ provider, name, siteKey: `site-${provider}`, scriptUrl: SCRIPT_URLS[provider], ...v3 }]);
+  });
+
+  it('lists a configured scriptUrl, filling in {siteKey}', async () => {
+    const svc = await appFor('recaptchaV3', '/verify-script', { scriptUrl: 'http://127.0.0.1:1/api.js?key={siteKey}', action: null });
+    const res = await svc.app.inject({ method: 'GET', url: '/svc/api/forms/signup/manifest' });
+    expect(res.json().data.security.captchas[0]).toMatchObject({ scriptUrl: 'http://127.0.0.1:1/api.js?key=site-recaptchaV3', action: null });
   });
 
   it.each(PROVIDERS)('%s: accepts a response the provider verifies, sending the secret, response and client IP', async (provider, name) => {

@@ -98,7 +98,8 @@ function buildSecurity(form: Form, options: ManifestOptions) {
   }
   // Only a captcha with keys configured is listed (and then required): contract §2.
   const captcha = options.captcha.activeFor(form);
-  security.captchas = captcha ? [{ provider: captcha.provider, name: captcha.name, siteKey: captcha.siteKey }] : [];
+  // scriptUrl is what the element loads; reCAPTCHA v3 also names the action tokens are asked for.
+  security.captchas = captcha ? [{ ...captcha }] : [];
   return security;
 }
 

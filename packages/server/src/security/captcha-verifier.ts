@@ -22,6 +22,10 @@ export interface ActiveCaptcha {
   /** The field name the response is sent under (contract §2 `security.captchas[].name`). */
   readonly name: string;
   readonly siteKey: string;
+  /** The provider's script the element loads (reCAPTCHA v3's with the site key filled in). */
+  readonly scriptUrl: string;
+  /** reCAPTCHA v3 only: the action the element asks tokens for (null: the element's default). */
+  readonly action?: string | null;
 }
 
 export type CaptchaVerdict = 'ok' | 'failed' | 'unavailable';
@@ -42,7 +46,9 @@ export function createCaptchaVerifier(config: Config['captcha'], fetchImpl: type
     if (!enabled || !isProvider(provider)) return null;
     const keys = config[provider];
     if (!keys.siteKey || !keys.secretKey) return null;
-    return { provider, name: CAPTCHA_FIELD_NAMES[provider], siteKey: keys.siteKey };
+    const scriptUrl = keys.scriptUrl.replaceAll('{siteKey}', encodeURIComponent(keys.siteKey));
+    const active: ActiveCaptcha = { provider, name: CAPTCHA_FIELD_NAMES[provider], siteKey: keys.siteKey, scriptUrl };
+    return provider === 'recaptchaV3' ? { ...active, action: config.recaptchaV3.action } : active;
   };
 
   return {

@@ -81,11 +81,22 @@ const RECORD_EVENTS = `(() => {
   }
 })();`;
 
-export async function startBrowserHarness(overrides: Record<string, unknown> = {}): Promise<BrowserHarness> {
+/** Extra files the page server hands out by path (a fake captcha provider's script, …). */
+export type PageAssets = Readonly<Record<string, { readonly type: string; readonly body: string }>>;
+
+/** Config overrides, or a function of the page origin for ones that point at the page server. */
+export type HarnessOverrides = Record<string, unknown> | ((origins: { readonly pageOrigin: string }) => Record<string, unknown>);
+
+export async function startBrowserHarness(overrides: HarnessOverrides = {}, assets: PageAssets = {}): Promise<BrowserHarness> {
   // The page server first: the service's allow-list needs its origin.
   let serviceOrigin = '';
   const pages = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const asset = Object.hasOwn(assets, url.pathname) ? assets[url.pathname] : undefined;
+    if (asset) {
+      response.writeHead(200, { 'content-type': asset.type, 'cache-control': 'no-store' }).end(asset.body);
+      return;
+    }
     const scriptUrl = `${serviceOrigin}/demo/svc-elements.js`;
     let html: string | null = null;
     if (url.pathname === '/' || url.pathname === '/demo/') html = renderDemoPage(scriptUrl, serviceOrigin);
@@ -126,7 +137,7 @@ export async function startBrowserHarness(overrides: Record<string, unknown> = {
             forms: Object.fromEntries(EXAMPLE_HANDLES.map((handle) => [handle, formAccess])),
           },
         }),
-        overrides,
+        typeof overrides === 'function' ? overrides({ pageOrigin }) : overrides,
       ),
     });
     const svc = await buildApp(config, { logger: false });

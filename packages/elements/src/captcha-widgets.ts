@@ -1,0 +1,124 @@
+/**
+ * Captchas for `<svc-form>`: the manifest's `security.captchas` entries, rendered with each
+ * provider's explicit-render API. Providers do not work inside shadow roots, so their scripts go
+ * into document.head and their widgets into a light-DOM `<div slot="captcha">` of the element,
+ * which the form shows through `<slot name="captcha">` above the submit button of its last page.
+ * Tokens reach the server through `session.setCaptcha` (`meta.captchas`).
+ */
+import type { FormSession, ManifestCaptcha } from '@svc/client';
+import { h } from './dom-builder.js';
+
+/** What Turnstile, hCaptcha and reCAPTCHA share: `render(el, options)` and `reset(id)`. */
+interface WidgetApi {
+  render(element: HTMLElement, options: Record<string, unknown>): unknown;
+  reset?(widgetId?: unknown): void;
+  execute?(siteKey: string, options: { action: string }): Promise<string>;
+  ready?(callback: () => void): void;
+}
+
+const GLOBALS: Readonly<Record<string, string>> = { turnstile: 'turnstile', hcaptcha: 'hcaptcha', recaptchaV2: 'grecaptcha', recaptchaV3: 'grecaptcha' };
+const API_WAIT_MS = 10_000;
+
+/** One `<script>` per URL for the whole document, however many forms ask for it. */
+const scripts = new Map<string, Promise<void>>();
+
+function loadScript(url: string): Promise<void> {
+  let loading = scripts.get(url);
+  if (!loading) {
+    loading = new Promise<void>((resolve, reject) => {
+      const script = h('script', { src: url, async: true });
+      script.addEventListener('load', () => resolve());
+      script.addEventListener('error', () => reject(new Error(`The captcha script ${url} could not be loaded.`)));
+      document.head.append(script);
+    });
+    // A failed load is not cached, so a later form (or a reload of this one) tries again.
+    loading.catch(() => scripts.delete(url));
+    scripts.set(url, loading);
+  }
+  return loading;
+}
+
+/** The provider's global once its script has set it up (reCAPTCHA also via `ready`). */
+async function apiOf(entry: ManifestCaptcha): Promise<WidgetApi> {
+  const name = GLOBALS[entry.provider];
+  if (!name) throw new Error(`Unknown captcha provider ${entry.provider}.`);
+  const scriptUrl = typeof entry.scriptUrl === 'string' ? entry.scriptUrl : null;
+  if (scriptUrl) await loadScript(scriptUrl);
+  const started = Date.now();
+  let api = (globalThis as Record<string, unknown>)[name] as WidgetApi | undefined;
+  while (!api || (typeof api.render !== 'function' && typeof api.execute !== 'function')) {
+    if (Date.now() - started > API_WAIT_MS) throw new Error(`The ${entry.provider} captcha did not load.`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    api = (globalThis as Record<string, unknown>)[name] as WidgetApi | undefined;
+  }
+  const ready = api.ready;
+  if (typeof ready === 'function') await new Promise<void>((resolve) => ready.call(api, resolve));
+  return api;
+}
+
+interface Widget {
+  readonly entry: ManifestCaptcha;
+  readonly api: Promise<WidgetApi>;
+  id: unknown;
+}
+
+export class CaptchaWidgets {
+  /** The light-DOM child the widgets render into; slotted into the form's last page. */
+  readonly container: HTMLElement;
+  readonly #session: FormSession;
+  readonly #widgets: Widget[] = [];
+
+  /** Starts loading every provider script; `failed` hears of one that cannot load. */
+  constructor(session: FormSession, failed: (error: unknown) => void) {
+    this.#session = session;
+    this.container = h('div', { slot: 'captcha', class: 'svc-captcha' });
+    for (const entry of session.manifest.security.captchas ?? []) {
+      const widget: Widget = { entry, api: apiOf(entry), id: undefined };
+      this.#widgets.push(widget);
+      if (entry.provider === 'recaptchaV3') {
+        widget.api.catch(failed); // invisible: a token is fetched per submit
+        continue;
+      }
+      const target = h('div', { class: `svc-captcha-${entry.provider}` });
+      this.container.append(target);
+      widget.api.then(
+        (api) => {
+          widget.id = api.render(target, {
+            sitekey: entry.siteKey,
+            callback: (token: string) => session.setCaptcha(entry.name, token),
+            'expired-callback': () => session.setCaptcha(entry.name, ''),
+          });
+        },
+        failed,
+      );
+    }
+  }
+
+  get count(): number {
+    return this.#widgets.length;
+  }
+
+  /** reCAPTCHA v3: a fresh token right before each submit (tokens expire and are single-use). */
+  async beforeSubmit(): Promise<void> {
+    for (const { entry, api } of this.#widgets) {
+      if (entry.provider !== 'recaptchaV3') continue;
+      const v3 = await api;
+      if (typeof v3.execute !== 'function') throw new Error('The reCAPTCHA v3 script has no execute().');
+      const action = typeof entry.action === 'string' && entry.action !== '' ? entry.action : 'submit';
+      this.#session.setCaptcha(entry.name, await v3.execute(entry.siteKey, { action }));
+    }
+  }
+
+  /** After `captcha_failed`: the used token is dropped and each widget asks again. */
+  reset(): void {
+    for (const widget of this.#widgets) {
+      this.#session.setCaptcha(widget.entry.name, '');
+      if (widget.entry.provider === 'recaptchaV3') continue;
+      void widget.api.then((api) => api.reset?.(widget.id), () => undefined);
+    }
+  }
+
+  remove(): void {
+    this.container.remove();
+  }
+}
