@@ -18,6 +18,17 @@ type Intent = 'submit' | 'next' | 'back' | 'validate' | 'saveDraft';
  */
 export type FieldErrors = Readonly<Record<string, readonly string[]>>;
 
+/** A table value with `count` placeholder ids added to one cell, as the server lays in received files. */
+function withPendingCell(table: unknown, row: number, column: number, count: number): unknown[] {
+  const rows: unknown[] = Array.isArray(table) ? table.map((r) => (Array.isArray(r) ? [...(r as unknown[])] : [])) : [];
+  while (rows.length <= row) rows.push([]);
+  const cells = rows[row] as unknown[];
+  while (cells.length <= column) cells.push(null);
+  const current = Array.isArray(cells[column]) ? (cells[column] as unknown[]) : [];
+  cells[column] = [...current, ...Array.from({ length: count }, (_f, i) => `pending${i}`)];
+  return rows;
+}
+
 function randomId(): string {
   return globalThis.crypto.randomUUID();
 }
@@ -42,6 +53,8 @@ export class FormSession {
   uploadToken: string | null = null;
   /** Files for a multipart submit, by field handle (plain file inputs). */
   readonly files = new Map<string, File[]>();
+  /** Files for table `file` cells, keyed `handle/row/column`; sent as `files[handle][row][column][]`. */
+  readonly cellFiles = new Map<string, { handle: string; row: number; column: number; files: File[] }>();
   private readonly captchas = new Map<string, string>();
   private readonly client: SvcClient;
   /** Set while a resumed draft is carried to the next request. */
@@ -76,6 +89,18 @@ export class FormSession {
     else this.files.set(handle, [...files]);
   }
 
+  /** Files picked for one `file` cell of a table (row and column from 0); sent like setFiles(). */
+  setCellFiles(handle: string, row: number, column: number, files: readonly File[]): void {
+    const key = `${handle}/${row}/${column}`;
+    if (files.length === 0) this.cellFiles.delete(key);
+    else this.cellFiles.set(key, { handle, row, column, files: [...files] });
+  }
+
+  /** Whether the next submit (other than `back`) goes as multipart. */
+  get hasPendingFiles(): boolean {
+    return this.files.size > 0 || this.cellFiles.size > 0;
+  }
+
   /** Values normalised by the field types, as rules and validation see them. */
   normalisedValues(): Values {
     const out: Record<string, FieldValue> = {};
@@ -94,6 +119,12 @@ export class FormSession {
     return this.model.fields.filter((f) => f.pageIndex === pageIndex && !visibility.hiddenFields.has(f.handle as string)).map((f) => f.handle as string);
   }
 
+  /** Indexes of the pages the rules show, in order. */
+  visiblePages(): number[] {
+    const visibility = computeVisibility(this.model, this.normalisedValues());
+    return this.manifest.layout.pages.map((p) => p.index).filter((index) => !visibility.hiddenPages.has(index));
+  }
+
   /** Checks the shown fields of this page (every page for `submit` on a single-page form) locally. */
   validate(scope: 'page' | 'form' = 'page'): FieldErrors {
     const pages = scope === 'form' ? this.manifest.layout.pages.map((p) => p.index) : [this.pageIndex];
@@ -102,6 +133,7 @@ export class FormSession {
     const raw: Record<string, unknown> = { ...this.values };
     // A file picked for multipart counts as a value for `required`; the server checks the rest.
     for (const [handle, list] of this.files) raw[handle] = [...(Array.isArray(raw[handle]) ? (raw[handle] as unknown[]) : []), ...list.map((_f, i) => `pending${i}`)];
+    for (const { handle, row, column, files } of this.cellFiles.values()) raw[handle] = withPendingCell(raw[handle], row, column, files.length);
     const { errors } = validateValues(fields, raw, this.normalisedValues());
     this.errors = { fields: errors, form: [] };
     return errors;
@@ -218,12 +250,15 @@ export class FormSession {
       // The manifest names the submit URL (contract §2); it is used as given.
       const url = this.manifest.endpoints.submit.url;
       const accept = [422, 429];
-      if (this.files.size > 0 && intent !== 'back') {
+      if (this.hasPendingFiles && intent !== 'back') {
         const body = new FormData();
         // CSRF and the JSON part first: the server refuses files that arrive before the token.
         if (csrf) body.append(csrf.name, csrf.value);
         body.append('_svc', JSON.stringify(payload));
         for (const [handle, list] of this.files) for (const file of list) body.append(`files[${handle}][]`, file, file.name);
+        for (const { handle, row, column, files } of this.cellFiles.values()) {
+          for (const file of files) body.append(`files[${handle}][${row}][${column}][]`, file, file.name);
+        }
         return this.client.transport.json<SubmitResponse>(url, { method: 'POST', idempotent: true, body, headers: { 'idempotency-key': idempotencyKey }, accept });
       }
       return this.client.transport.json<SubmitResponse>(url, {
@@ -262,12 +297,15 @@ export class FormSession {
     if (response.status === 'draft_saved' && response.draft) this.draft = response.draft;
     if (response.status === 'submitted') {
       this.files.clear();
+      this.cellFiles.clear();
       this.draft = null;
       this.stateToken = null;
-    } else if (this.files.size > 0 && intent !== 'back' && response.status !== 'validation_failed') {
+    } else if (this.hasPendingFiles && intent !== 'back' && response.status !== 'validation_failed') {
       // Files sent with a step are upload ids in the state now; they are not sent again.
       for (const handle of this.files.keys()) this.values[handle] = response.state.values[handle];
+      for (const { handle } of this.cellFiles.values()) this.values[handle] = response.state.values[handle];
       this.files.clear();
+      this.cellFiles.clear();
     }
     return response;
   }

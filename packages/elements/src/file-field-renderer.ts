@@ -19,7 +19,7 @@ const ACCEPT_BY_KIND: Readonly<Record<string, string>> = {
   text: '.txt,.csv,.tsv,.md,.json,.xml,.yaml,.yml,.ics,.vcf,text/plain',
 };
 
-function acceptOf(kinds: unknown): string | undefined {
+export function acceptOf(kinds: unknown): string | undefined {
   if (!Array.isArray(kinds) || kinds.length === 0) return undefined;
   return kinds.map((kind) => ACCEPT_BY_KIND[String(kind)] ?? '').filter((a) => a !== '').join(',') || undefined;
 }

@@ -50,11 +50,11 @@ export function renderButtonBar({ page, pageIndex, allowSave, settings }: Button
  * fields at all, or has at least one visible field (visibleFields is empty for a hidden page).
  */
 export function progressText(session: FormSession): string {
-  const shown = session.manifest.layout.pages.filter(
-    (page) => page.index === session.pageIndex || page.rows.every((row) => row.fields.length === 0) || session.visibleFields(page.index).length > 0,
-  );
-  const position = shown.findIndex((page) => page.index === session.pageIndex);
-  return `Page ${position + 1} of ${shown.length}`;
+  // The pages the rules show; the current page counts even if a rule has just hidden it.
+  const shown = session.visiblePages();
+  if (!shown.includes(session.pageIndex)) shown.push(session.pageIndex);
+  shown.sort((x, y) => x - y);
+  return `Page ${shown.indexOf(session.pageIndex) + 1} of ${shown.length}`;
 }
 
 /** Form-level messages: the form's error message, then each form error as a list item. */

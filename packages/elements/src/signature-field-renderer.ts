@@ -1,6 +1,7 @@
 /**
  * A signature pad: a canvas drawn on with pointer events (mouse, pen, touch) and a clear
  * button; the value is the canvas as a PNG data URL, which is what @svc/core accepts.
+ * Without a pointer, the name typed in "Type your name to sign" is drawn onto the canvas instead.
  * Deliberately simple: no smoothing, no undo.
  */
 import { h } from './dom-builder.js';
@@ -70,6 +71,24 @@ export function renderSignature(ctx: FieldRenderContext): ControlView {
     drawing = false;
     ctx.change(canvas.toDataURL('image/png'));
   };
+  // Keyboard signing: the typed name, written onto a blank canvas, is the signature image.
+  const typedId = `${ctx.id}-typed`;
+  const typed = h('input', { type: 'text', id: typedId, part: 'signature-typed', autocomplete: 'name' });
+  typed.addEventListener('input', () => {
+    blank();
+    const name = typed.value.trim();
+    if (!pen || name === '') {
+      ctx.change('');
+      return;
+    }
+    pen.save();
+    pen.fillStyle = configString(field, 'penColor') ?? '#000000';
+    pen.font = `italic ${Math.round(height * 0.4)}px cursive, serif`;
+    pen.textBaseline = 'middle';
+    pen.fillText(name, 12, height / 2, width - 24);
+    pen.restore();
+    ctx.change(canvas.toDataURL('image/png'));
+  });
   canvas.addEventListener('pointerup', finish);
   canvas.addEventListener('pointercancel', finish);
   const clear = field.config.showClearButton === false
@@ -77,12 +96,13 @@ export function renderSignature(ctx: FieldRenderContext): ControlView {
     : h('button', { type: 'button', part: 'clear', class: 'secondary' }, 'Clear signature');
   clear?.addEventListener('click', () => {
     blank();
+    typed.value = '';
     ctx.change('');
   });
   return {
     layout: 'group',
-    body: h('div', { class: 'signature' }, canvas, clear),
-    described: [canvas],
+    body: h('div', { class: 'signature' }, canvas, h('label', { for: typedId }, 'Type your name to sign'), typed, clear),
+    described: [canvas, typed],
     focusTarget: () => canvas,
   };
 }

@@ -2,10 +2,12 @@
  * A table field: one row of inputs per answer row, an "add row" button up to `maxRows` and a
  * remove button per row. The value is a list of rows, each a list of cells in column order,
  * the JSON shape @svc/core's table type reads. Blank rows are dropped by the core, so an
- * untouched first row is not an answer.
+ * untouched first row is not an answer. A `file` column gets a file input per cell; its files
+ * travel with the next submit as `files[table][row][col][]` (session.setCellFiles).
  */
 import { h } from './dom-builder.js';
-import { configNumber, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
+import { acceptOf } from './file-field-renderer.js';
+import { configNumber, listOf, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
 
 interface Column {
   readonly label: string;
@@ -13,9 +15,11 @@ interface Column {
   readonly value: string;
   readonly options: readonly string[];
   readonly required: boolean;
+  readonly fileKinds: unknown;
+  readonly fileCount: number;
 }
 
-type Cell = string | boolean;
+type Cell = string | boolean | string[];
 
 /** `columns` when the manifest has them; otherwise interface.md's `tableLayout` JSON text. */
 function columnsOf(config: Readonly<Record<string, unknown>>): Column[] {
@@ -31,7 +35,8 @@ function columnsOf(config: Readonly<Record<string, unknown>>): Column[] {
   return raw.map((c: Record<string, unknown>, i) => {
     const value = textOf(c.value);
     const options = Array.isArray(c.options) ? c.options.map(textOf) : value.split(';').map((o) => o.trim()).filter((o) => o !== '');
-    return { label: textOf(c.label) || `Column ${i + 1}`, type: textOf(c.type) || 'string', value, options, required: c.required === true };
+    const fileCount = typeof c.fileCount === 'number' && Number.isFinite(c.fileCount) ? c.fileCount : 1;
+    return { label: textOf(c.label) || `Column ${i + 1}`, type: textOf(c.type) || 'string', value, options, required: c.required === true, fileKinds: c.fileKinds, fileCount };
   });
 }
 
@@ -48,9 +53,12 @@ function cellControl(column: Column, value: unknown, label: string): HTMLInputEl
       return h('input', { type: 'checkbox', 'aria-label': label, checked: value === true || value === '1' || value === column.value && column.value !== '' });
     case 'number':
       return h('input', { type: 'text', inputmode: 'decimal', 'aria-label': label, value: textOf(value), placeholder: column.value || null, required: column.required });
-    case 'file':
-      // Per-cell uploads need files[table][row][col][] (contract §7); not offered by this renderer.
-      return h('span', { class: 'unsupported' }, 'Files cannot be added here.');
+    case 'file': {
+      // Ids already stored for the cell (a resumed draft, a page revisited) are kept in the value.
+      const input = h('input', { type: 'file', 'aria-label': label, multiple: column.fileCount > 1, accept: acceptOf(column.fileKinds) });
+      input.dataset.ids = JSON.stringify(listOf(value));
+      return input;
+    }
     default:
       return h('input', { type: 'text', 'aria-label': label, value: textOf(value), placeholder: column.value || null, required: column.required });
   }
@@ -69,11 +77,25 @@ export function renderTable(ctx: FieldRenderContext): ControlView {
     Array.from(tbody.rows).map((row) =>
       columns.map((column, i) => {
         const control = row.cells[i]?.firstElementChild;
+        if (control instanceof HTMLInputElement && control.type === 'file') return JSON.parse(control.dataset.ids ?? '[]') as string[];
         if (control instanceof HTMLInputElement) return column.type === 'checkbox' ? control.checked : control.value;
         if (control instanceof HTMLSelectElement) return control.value;
         return '';
       }),
     );
+  // Picked files follow their row: after a remove, every cell's files are set again by position.
+  const syncFiles = () => {
+    if (!columns.some((c) => c.type === 'file')) return;
+    for (const entry of [...ctx.session.cellFiles.values()]) {
+      if (entry.handle === field.handle) ctx.session.setCellFiles(field.handle, entry.row, entry.column, []);
+    }
+    Array.from(tbody.rows).forEach((row, r) => {
+      columns.forEach((column, i) => {
+        const control = row.cells[i]?.firstElementChild;
+        if (column.type === 'file' && control instanceof HTMLInputElement) ctx.session.setCellFiles(field.handle, r, i, Array.from(control.files ?? []));
+      });
+    });
+  };
   const renumber = () => {
     Array.from(tbody.rows).forEach((row, r) => {
       columns.forEach((column, i) => row.cells[i]?.firstElementChild?.setAttribute('aria-label', `${column.label}, row ${r + 1}`));
@@ -92,6 +114,7 @@ export function renderTable(ctx: FieldRenderContext): ControlView {
     remove.addEventListener('click', () => {
       row.remove();
       renumber();
+      syncFiles();
       ctx.change(read());
     });
     tbody.appendChild(row);
@@ -101,7 +124,10 @@ export function renderTable(ctx: FieldRenderContext): ControlView {
   for (const row of rows) addRow(Array.isArray(row) ? row : []);
   if (rows.length === 0) addRow([]);
   tbody.addEventListener('input', () => ctx.change(read()));
-  tbody.addEventListener('change', () => ctx.change(read()));
+  tbody.addEventListener('change', (event) => {
+    if (event.target instanceof HTMLInputElement && event.target.type === 'file') syncFiles();
+    ctx.change(read());
+  });
   add.addEventListener('click', () => {
     addRow([]);
     ctx.change(read());
