@@ -1,3 +1,5 @@
+import type { FieldOption, ManifestField, SubmitBody } from '@svc/core';
+
 /**
  * The manifest as the server sends it (contract §2), typed for clients.
  *
@@ -6,29 +8,12 @@
  * const email: ManifestField | undefined = manifest.fields.email;
  */
 
-export interface ManifestOption {
-  readonly value: string;
-  readonly label: string;
-  readonly checked: boolean;
-}
+// ManifestField and the submit object are shared with the server (@svc/core wire-types), so the
+// two cannot drift apart.
+export type { ManifestField } from '@svc/core';
 
-export interface ManifestField {
-  readonly id: number;
-  readonly uid: string;
-  readonly hash: string;
-  readonly handle: string;
-  readonly type: string;
-  readonly label: string;
-  readonly instructions: string | null;
-  readonly required: boolean;
-  readonly defaultValue: unknown;
-  readonly placeholder: string | null;
-  readonly pageIndex: number;
-  readonly validation: Readonly<Record<string, unknown>>;
-  readonly options: readonly ManifestOption[] | null;
-  readonly config: Readonly<Record<string, unknown>>;
-  readonly attributes?: Readonly<Record<string, Readonly<Record<string, string>>>>;
-}
+/** An option of a choice field: `{value, label, checked}`. */
+export type ManifestOption = FieldOption;
 
 export interface ManifestCondition {
   readonly field: string;
@@ -99,28 +84,7 @@ export interface Manifest {
  * const result: SubmitResponse = await form.submit();
  * if (result.status === 'submitted') location.assign(result.redirect?.url ?? '/thanks');
  */
-export interface SubmitResponse {
-  readonly success: boolean;
-  readonly status:
-    | 'submitted'
-    | 'page_valid'
-    | 'validated'
-    | 'validation_failed'
-    | 'draft_saved'
-    | 'context_invalid'
-    | 'context_required'
-    | 'spam_rejected'
-    | 'captcha_failed'
-    | 'limit_reached';
-  readonly complete: boolean;
-  readonly submission: { readonly id: number; readonly uid: string; readonly token: string } | null;
-  readonly message: string | null;
-  readonly redirect: { readonly url: string; readonly delay: number } | null;
-  readonly page: { readonly currentIndex: number; readonly total: number };
-  readonly state: { readonly values: Readonly<Record<string, unknown>>; readonly pageIndex: number; readonly token: string | null };
-  readonly draft: { readonly token: string; readonly key: string; readonly resumeUrl: string | null } | null;
-  readonly errors: { readonly fields: Readonly<Record<string, readonly string[]>>; readonly form: readonly string[] };
-}
+export type SubmitResponse = SubmitBody;
 
 /**
  * A drag-and-drop upload as the server recorded it (contract §7).

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { describeEachDialect } from './support/dialects.js';
 import { fieldPart, filePart, multipartBody } from './support/multipart-body.js';
+import { tinyPng } from './support/sample-files.js';
 
 const WRITER = `svc_${randomBytes(24).toString('base64url')}`;
 const READER = `svc_${randomBytes(24).toString('base64url')}`;
@@ -124,10 +125,7 @@ describeEachDialect('admin API and deliveries', (target) => {
 });
 
 describe('file links in notification emails', () => {
-  const PNG = Buffer.from(
-    '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ffa1b7e1b90000000049454e44ae426082',
-    'hex',
-  );
+  const PNG = tinyPng();
   let svc: TestApp;
   let dir: string;
   beforeAll(async () => {

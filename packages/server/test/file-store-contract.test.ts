@@ -15,12 +15,10 @@ import { createS3FileStore } from '../src/files/s3-file-store.js';
 import type { FileStore } from '../src/files/file-store.js';
 import { startS3Server, S3RVER_CREDENTIALS, S3_TEST_REGION, type S3TestServer } from './support/s3-server.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { tinyPng } from './support/sample-files.js';
 
 const FILE_FORMS_DIR = resolve(import.meta.dirname, 'fixtures/file-forms');
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ffa1b7e1b90000000049454e44ae426082',
-  'hex',
-);
+const PNG = tinyPng();
 const INFO = { size: 0, contentType: 'application/octet-stream' };
 
 /** Every file under `dir` (recursively), as `/`-separated paths relative to it, sorted. */

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { fileTypeFromBuffer } from 'file-type';
 import type { LightMyRequestResponse } from 'fastify';
 import { countSubmissions, findSubmission } from '../src/submissions/submission-repository.js';
@@ -16,6 +15,7 @@ import type { SubmitBody } from '../src/submissions/submit-response.js';
 import { purgeExpired } from '../src/storage/purge-job.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { describeEachDialect } from './support/dialects.js';
+import { paddedPdf, tinyPng } from './support/sample-files.js';
 import { fieldPart, filePart, multipartBody, type MultipartPart } from './support/multipart-body.js';
 import { postGraphql } from './support/graphql-client.js';
 
@@ -29,51 +29,8 @@ const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
 // Real file contents
 // ---------------------------------------------------------------------------------------------
 
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(typed));
-  return Buffer.concat([length, typed, crc]);
-}
-
-/** A valid 1×1 RGB PNG; `seed` changes the pixel so every call can give distinct bytes. */
-function png(seed = 0): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  const pixel = Buffer.from([0, seed & 0xff, (seed >> 8) & 0xff, 0x7f]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(pixel)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-/** A PDF of exactly `size` bytes (header, one empty page, padding in a comment, trailer). */
-function pdf(size = 600): Buffer {
-  const head = '%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n%';
-  const tail = '\ntrailer << /Root 1 0 R >>\n%%EOF\n';
-  const fixed = Buffer.byteLength(head, 'latin1') + Buffer.byteLength(tail, 'latin1');
-  if (size < fixed) throw new Error(`a PDF needs at least ${fixed} bytes`);
-  return Buffer.concat([Buffer.from(head, 'latin1'), Buffer.alloc(size - fixed, 0x20), Buffer.from(tail, 'latin1')]);
-}
+const png = tinyPng;
+const pdf = paddedPdf;
 
 /** A minimal Windows PE: DOS header with e_lfanew at 0x3c, the PE signature, a COFF and optional header. */
 function windowsExe(): Buffer {

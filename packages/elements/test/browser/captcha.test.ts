@@ -41,13 +41,7 @@ async function fillContact(form: Locator, email: string): Promise<void> {
 describeWithChromium('<svc-form> with a captcha', () => {
   let harness: BrowserHarness;
   let verify: VerifyServer;
-  const opened: TrackedPage[] = [];
-
-  async function newPage(): Promise<TrackedPage> {
-    const tracked = await harness.newPage();
-    opened.push(tracked);
-    return tracked;
-  }
+  const newPage = (): Promise<TrackedPage> => harness.newPage();
 
   beforeAll(async () => {
     verify = await startVerifyServer();
@@ -59,7 +53,7 @@ describeWithChromium('<svc-form> with a captcha', () => {
     );
   });
   afterEach(async () => {
-    for (const tracked of opened.splice(0)) await tracked.context.close().catch(() => undefined);
+    await harness?.closePages();
   });
   afterAll(async () => {
     await harness?.close();

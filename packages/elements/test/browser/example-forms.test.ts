@@ -16,20 +16,14 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 describeWithChromium('example forms in Chromium', () => {
   let harness: BrowserHarness;
-  const opened: TrackedPage[] = [];
-
-  async function newPage(): Promise<TrackedPage> {
-    const tracked = await harness.newPage();
-    opened.push(tracked);
-    return tracked;
-  }
+  const newPage = (): Promise<TrackedPage> => harness.newPage();
 
   beforeAll(async () => {
     harness = await startBrowserHarness();
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
   });
   afterEach(async () => {
-    for (const tracked of opened.splice(0)) await tracked.context.close().catch(() => undefined);
+    await harness?.closePages();
   });
   afterAll(async () => {
     await harness?.close();

@@ -29,13 +29,7 @@ fields:
 describeWithChromium('issue #6 gaps in Chromium', () => {
   let harness: BrowserHarness;
   let formsDir: string;
-  const opened: TrackedPage[] = [];
-
-  async function newPage(): Promise<TrackedPage> {
-    const tracked = await harness.newPage();
-    opened.push(tracked);
-    return tracked;
-  }
+  const newPage = (): Promise<TrackedPage> => harness.newPage();
 
   beforeAll(async () => {
     formsDir = mkdtempSync(join(tmpdir(), 'svc-gaps-forms-'));
@@ -45,7 +39,7 @@ describeWithChromium('issue #6 gaps in Chromium', () => {
     harness = await startBrowserHarness({ forms: { dir: formsDir, watch: false }, headless: { forms: { uploads: access, sign: access } } });
   });
   afterEach(async () => {
-    for (const tracked of opened.splice(0)) await tracked.context.close().catch(() => undefined);
+    await harness?.closePages();
   });
   afterAll(async () => {
     await harness?.close();

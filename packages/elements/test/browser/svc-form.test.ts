@@ -51,19 +51,13 @@ function findString(value: unknown, name: string): string | undefined {
 
 describeWithChromium('<svc-form> in Chromium', () => {
   let harness: BrowserHarness;
-  const opened: TrackedPage[] = [];
-
-  async function newPage(): Promise<TrackedPage> {
-    const tracked = await harness.newPage();
-    opened.push(tracked);
-    return tracked;
-  }
+  const newPage = (): Promise<TrackedPage> => harness.newPage();
 
   beforeAll(async () => {
     harness = await startBrowserHarness();
   });
   afterEach(async () => {
-    for (const tracked of opened.splice(0)) await tracked.context.close().catch(() => undefined);
+    await harness?.closePages();
   });
   afterAll(async () => {
     await harness?.close();

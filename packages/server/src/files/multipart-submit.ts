@@ -6,12 +6,11 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { FIELD_MESSAGES, SvcError, type Form } from '@svc/core';
-import type { MultipartFile } from '@fastify/multipart';
 import type { AppContext } from '../http/app-context.js';
-import type { CsrfGate } from '../http/multipart-support.js';
+import { drainPart, type CsrfGate } from '../http/multipart-support.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { randomToken, sha256 } from '../security/token-crypto.js';
-import type { ReceivedUploads } from '../submissions/submit-files.js';
+import { idList, type ReceivedUploads } from '../submissions/submit-files.js';
 
 const FILE_PART = /^files\[([A-Za-z][A-Za-z0-9_]{0,63})\](?:\[(\d{1,3})\]\[(\d{1,3})\])?(?:\[\])?$/;
 
@@ -33,11 +32,6 @@ function parseSlot(name: string): Slot | null {
   return { handle: handle as string, row: row === undefined ? null : Number(row), column: column === undefined ? null : Number(column) };
 }
 
-function idsIn(raw: unknown): string[] {
-  if (typeof raw === 'string') return raw === '' ? [] : [raw];
-  return Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : [];
-}
-
 function asList(raw: unknown): unknown[] {
   if (Array.isArray(raw)) return [...raw];
   if (raw === null || typeof raw !== 'object') return [];
@@ -51,22 +45,16 @@ function withReceived(values: Record<string, unknown>, received: ReadonlyMap<str
   const out: Record<string, unknown> = { ...values };
   for (const { slot, ids } of received.values()) {
     if (slot.row === null || slot.column === null) {
-      out[slot.handle] = [...idsIn(out[slot.handle]), ...ids];
+      out[slot.handle] = [...idList(out[slot.handle]), ...ids];
       continue;
     }
     const rows = asList(out[slot.handle]);
     const cells = asList(rows[slot.row]);
-    cells[slot.column] = [...idsIn(cells[slot.column]), ...ids];
+    cells[slot.column] = [...idList(cells[slot.column]), ...ids];
     rows[slot.row] = Array.from(cells, (cell) => cell ?? null);
     out[slot.handle] = Array.from(rows, (row) => row ?? []);
   }
   return out;
-}
-
-async function drain(file: MultipartFile): Promise<number> {
-  let size = 0;
-  for await (const chunk of file.file as AsyncIterable<Buffer>) size += chunk.length;
-  return size;
 }
 
 function parseSvc(value: unknown): Record<string, unknown> {
@@ -102,19 +90,19 @@ export async function readMultipartSubmit(ctx: Pick<AppContext, 'uploads'>, form
     const slot = parseSlot(part.fieldname);
     const target = slot && ctx.uploads.target(form, slot.handle, slot.column);
     if (!slot || !target) {
-      await drain(part);
+      await drainPart(part);
       throw new SvcError('PAYLOAD_INVALID', `"${part.fieldname.slice(0, 80)}" does not name a file field of this form.`);
     }
     // An empty file input still sends a part, with no name and no bytes: nothing was chosen.
     if (part.filename === '') {
-      if ((await drain(part)) === 0) continue;
+      if ((await drainPart(part)) === 0) continue;
     }
     gate.require();
     const key = `${slot.handle}/${slot.row}/${slot.column}`;
     const entry = received.get(key) ?? { slot, ids: [] };
     received.set(key, entry);
     if (entry.ids.length >= target.maxCount) {
-      await drain(part);
+      await drainPart(part);
       refuse(slot.handle, FIELD_MESSAGES.tooManyFiles(target.maxCount));
       continue;
     }

@@ -5,11 +5,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FIELD_MESSAGES, SvcError, UPLOAD_ID } from '@svc/core';
-import type { MultipartFile } from '@fastify/multipart';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { withLimit } from '../http/rate-limit-hooks.js';
-import { createCsrfGate } from '../http/multipart-support.js';
+import { createCsrfGate, drainPart } from '../http/multipart-support.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { sha256 } from '../security/token-crypto.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -25,12 +24,6 @@ function uploadOwner(request: FastifyRequest): { token: string; owner: string } 
   if (!token || !UUID.test(token)) throw new SvcError('PAYLOAD_INVALID', 'Send a UUID in the X-Svc-Upload-Token header.');
   const lower = token.toLowerCase();
   return { token: lower, owner: sha256(lower) };
-}
-
-async function drain(file: MultipartFile): Promise<void> {
-  for await (const _chunk of file.file) {
-    // read and dropped: the body must be consumed before the answer
-  }
 }
 
 export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -50,12 +43,12 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
         continue;
       }
       if (part.fieldname !== target.handle || result !== null) {
-        await drain(part);
+        await drainPart(part);
         throw new SvcError('PAYLOAD_INVALID', `Send exactly one file, in a part named "${target.handle}".`);
       }
       gate.require();
       if ((await ctx.uploads.countOwned(form, target.handle, owner)) >= target.maxCount) {
-        await drain(part);
+        await drainPart(part);
         throw new SvcError('FILE_REJECTED', undefined, { details: [FIELD_MESSAGES.tooManyFiles(target.maxCount)] });
       }
       result = await ctx.uploads.receive(form, target, { stream: part.file, filename: part.filename }, owner);

@@ -3,7 +3,9 @@
  * `validation`, every type-specific property of interface.md §2.6 in `config` under its GraphQL
  * name. Dynamic-recipient addresses are stripped: only option values ever leave the server.
  */
-import { defaultFieldValue, type Field, type FieldOption } from '@svc/core';
+import { defaultFieldValue, type Field, type ManifestField } from '@svc/core';
+
+export type { ManifestField };
 
 /** Properties that are not type-specific and so never go into `config`. */
 const COMMON = new Set([
@@ -18,24 +20,6 @@ const CONSTRAINTS = [
   'thousandsSeparator', 'pattern', 'message', 'maxFileSizeKB', 'fileCount', 'fileKinds', 'maxRows',
   'minDate', 'maxDate',
 ] as const;
-
-export interface ManifestField {
-  readonly id: number;
-  readonly uid: string;
-  readonly hash: string;
-  readonly handle: string;
-  readonly type: string;
-  readonly label: string;
-  readonly instructions: string | null;
-  readonly required: boolean;
-  readonly defaultValue: unknown;
-  readonly placeholder: string | null;
-  readonly pageIndex: number;
-  readonly validation: Record<string, unknown>;
-  readonly options: readonly FieldOption[] | null;
-  readonly config: Record<string, unknown>;
-  readonly attributes: Record<string, Readonly<Record<string, string>>>;
-}
 
 export function buildManifestField(field: Field, fieldsByHandle: ReadonlyMap<string, Field>): ManifestField {
   const source = field as unknown as Record<string, unknown>;

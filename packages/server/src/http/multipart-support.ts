@@ -5,6 +5,7 @@
  * header or the `SVC_CSRF_TOKEN` field placed before the files.
  */
 import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
 import { SvcError } from '@svc/core';
 import type { AppContext } from './app-context.js';
 import { readCookie } from './cookie-reader.js';
@@ -24,6 +25,13 @@ export function multipartOptions(ctx: Pick<AppContext, 'config'>) {
       headerPairs: 100,
     },
   };
+}
+
+/** Reads a file part to its end, keeping nothing: the body must be consumed before the answer. */
+export async function drainPart(file: MultipartFile): Promise<number> {
+  let size = 0;
+  for await (const chunk of file.file as AsyncIterable<Buffer>) size += chunk.length;
+  return size;
 }
 
 export interface CsrfGate {

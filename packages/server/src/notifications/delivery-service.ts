@@ -8,7 +8,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import { listForSubmissions, type UploadRow } from '../files/upload-repository.js';
-import type { DeliveryPayload, DeliveryRecord } from './delivery-model.js';
+import type { DeliveryPayload, DeliveryRecord, DeliveryTarget } from './delivery-model.js';
 import { planDeliveries, type PlannerOptions } from './delivery-planner.js';
 import { enqueueDeliveries, listDeliveries, requeueDelivery } from './outbox-repository.js';
 import type { DeliveryWorker } from './delivery-worker.js';
@@ -25,13 +25,13 @@ export interface StoredForDelivery {
 }
 
 export interface DeliveryService {
+  /** The jobs a clean submission with these values creates (none: no transaction needed). */
+  plan(form: Form, values: Values): DeliveryTarget[];
   /**
-   * Writes the jobs a clean submission creates, in the caller's transaction; returns how many.
-   * `hasFiles` false spares the file lookup (the submit path knows).
+   * Writes the planned jobs in the caller's transaction. `hasFiles` false spares the file lookup
+   * (the submit path knows).
    */
-  enqueue(db: Db, form: Form, submission: StoredForDelivery, hasFiles?: boolean): Promise<number>;
-  /** Whether a clean submission with these values creates any job (no transaction needed when not). */
-  hasDeliveries(form: Form, values: Values): boolean;
+  enqueue(db: Db, form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], hasFiles?: boolean): Promise<void>;
   /** After commit: deliver now rather than at the next poll. */
   poke(): void;
   list(submissionId: number): Promise<DeliveryRecord[]>;
@@ -59,9 +59,9 @@ export function createDeliveryService(deps: {
   now: () => Date;
 }): DeliveryService {
   const { db } = deps;
-  const enqueue = async (trx: Db, form: Form, submission: StoredForDelivery, hasFiles = true) => {
-    const targets = planDeliveries(form, submission.values, deps.planner);
-    if (targets.length === 0) return 0;
+  const plan = (form: Form, values: Values) => planDeliveries(form, values, deps.planner);
+  const enqueue = async (trx: Db, form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], hasFiles = true) => {
+    if (targets.length === 0) return;
     const files = submission.id === null || !hasFiles ? [] : await listForSubmissions(trx, [submission.id]);
     await enqueueDeliveries(
       trx,
@@ -69,11 +69,10 @@ export function createDeliveryService(deps: {
       payloadOf(form, submission, files),
       deps.now().toISOString(),
     );
-    return targets.length;
   };
   return {
+    plan,
     enqueue,
-    hasDeliveries: (form, values) => planDeliveries(form, values, deps.planner).length > 0,
     poke: () => deps.worker.poke(),
     list: (submissionId) => listDeliveries(db, submissionId),
     async resend(deliveryId) {
@@ -89,14 +88,10 @@ export function createDeliveryService(deps: {
       const count = await db.transaction().execute(async (trx) => {
         const existing = await trx.selectFrom('svc_deliveries').select('id').where('submission_id', '=', submissionId).executeTakeFirst();
         if (existing) return 0;
-        return enqueue(trx, form, {
-          id: row.id,
-          uid: row.uid,
-          title: row.title,
-          status: row.status,
-          createdAt: row.created_at,
-          values: JSON.parse(row.values) as Values,
-        });
+        const values = JSON.parse(row.values) as Values;
+        const targets = plan(form, values);
+        await enqueue(trx, form, { id: row.id, uid: row.uid, title: row.title, status: row.status, createdAt: row.created_at, values }, targets);
+        return targets.length;
       });
       if (count > 0) deps.worker.poke();
       return count;

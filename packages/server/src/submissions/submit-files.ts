@@ -25,7 +25,8 @@ interface FileSlot {
   readonly ids: readonly string[];
 }
 
-function idList(raw: unknown): string[] {
+/** The upload ids a field or cell value holds: one id alone, or a list. */
+export function idList(raw: unknown): string[] {
   if (typeof raw === 'string') return raw === '' ? [] : [raw];
   return Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string') : [];
 }

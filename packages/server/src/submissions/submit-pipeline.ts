@@ -82,11 +82,12 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
   const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
   const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values };
   // issue #5: spam notifies nobody; everything else has its jobs written with the row.
-  const notify = spamReasons.length === 0 && services.deliveries.hasDeliveries(form, values);
+  const targets = spamReasons.length === 0 ? services.deliveries.plan(form, values) : [];
+  const notify = targets.length > 0;
   if (!form.settings.storeData) {
     // Nothing is stored, but the notifications still go out (from the outbox row alone).
     if (notify) {
-      await services.deliveries.enqueue(services.db, form, { ...stored, id: null });
+      await services.deliveries.enqueue(services.db, form, { ...stored, id: null }, targets, false);
       services.deliveries.poke();
     }
     return null;
@@ -116,7 +117,7 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
       // Flagged spam keeps what it could claim; a real submission is all or nothing.
       if (attached !== fileIds.length && spamReasons.length === 0) throw new FilesGone();
     }
-    if (notify) await services.deliveries.enqueue(trx, form, { ...stored, id: inserted }, fileIds.length > 0);
+    if (notify) await services.deliveries.enqueue(trx, form, { ...stored, id: inserted }, targets, fileIds.length > 0);
     return inserted;
   });
   if (notify) services.deliveries.poke();

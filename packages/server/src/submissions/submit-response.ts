@@ -1,17 +1,8 @@
 /** The submit object of contract §4 and its HTTP statuses, built in one place. */
+import type { SubmitBody, SubmitStatus } from '@svc/core';
 import type { UploadRow } from '../files/upload-repository.js';
 
-export type SubmitStatus =
-  | 'submitted'
-  | 'page_valid'
-  | 'validated'
-  | 'validation_failed'
-  | 'draft_saved'
-  | 'context_invalid'
-  | 'context_required'
-  | 'spam_rejected'
-  | 'captcha_failed'
-  | 'limit_reached';
+export type { SubmitBody, SubmitStatus };
 
 const OUTCOMES: Readonly<Record<SubmitStatus, { success: boolean; complete: boolean; http: number }>> = {
   submitted: { success: true, complete: true, http: 200 },
@@ -25,23 +16,6 @@ const OUTCOMES: Readonly<Record<SubmitStatus, { success: boolean; complete: bool
   captcha_failed: { success: false, complete: false, http: 422 },
   limit_reached: { success: false, complete: false, http: 429 },
 };
-
-export interface SubmitBody {
-  readonly success: boolean;
-  readonly status: SubmitStatus;
-  readonly complete: boolean;
-  readonly submission: { readonly id: number; readonly uid: string; readonly token: string } | null;
-  readonly message: string | null;
-  readonly redirect: { readonly url: string; readonly delay: number } | null;
-  readonly page: { readonly currentIndex: number; readonly total: number };
-  readonly state: {
-    readonly values: Readonly<Record<string, unknown>>;
-    readonly pageIndex: number;
-    readonly token: string | null;
-  };
-  readonly draft: { readonly token: string; readonly key: string; readonly resumeUrl: string | null } | null;
-  readonly errors: { readonly fields: Readonly<Record<string, readonly string[]>>; readonly form: readonly string[] };
-}
 
 export interface SubmitResult {
   readonly httpStatus: number;

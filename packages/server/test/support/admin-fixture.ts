@@ -10,6 +10,7 @@ import type { Values } from '@svc/core';
 import { insertSubmission, type NewSubmission } from '../../src/submissions/submission-repository.js';
 import { createTestApp, type TestApp } from './test-app.js';
 import { fieldPart, filePart, multipartBody } from './multipart-body.js';
+import { tinyPng } from './sample-files.js';
 
 export const ADMIN_FORMS_DIR = resolve(import.meta.dirname, '../fixtures/admin-forms');
 
@@ -32,10 +33,7 @@ export const ADMIN_KEYS_CONFIG = [
 ];
 
 /** A valid 1×1 PNG (sniffed as an image). */
-export const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201ffa1b7e1b90000000049454e44ae426082',
-  'hex',
-);
+export const PNG = tinyPng();
 
 export async function createAdminTestApp(options: { url: string | null; now?: () => Date; config?: Record<string, unknown> }): Promise<TestApp> {
   return createTestApp({

@@ -32,6 +32,8 @@ export interface BrowserHarness {
   readonly demoUrl: string;
   /** A fresh browser context (its own cookies) with one page that records svc:* events and errors. */
   newPage(): Promise<TrackedPage>;
+  /** Closes every page `newPage` opened so far (each test's afterEach). */
+  closePages(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -160,6 +162,7 @@ export async function startBrowserHarness(overrides: HarnessOverrides = {}, asse
     const browser = await launchChromium();
     cleanups.unshift(() => browser.close());
 
+    const contexts: BrowserContext[] = [];
     return {
       svc: { ...svc, config },
       serviceOrigin,
@@ -192,6 +195,7 @@ export async function startBrowserHarness(overrides: HarnessOverrides = {}, asse
         });
         page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
         page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? '?'})`));
+        contexts.push(context);
         return {
           page,
           context,
@@ -200,6 +204,9 @@ export async function startBrowserHarness(overrides: HarnessOverrides = {}, asse
           scriptProblem,
           events: () => page.evaluate(() => [...((window as unknown as { __svcEvents: RecordedEvent[] }).__svcEvents ?? [])]),
         };
+      },
+      async closePages() {
+        for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
       },
       async close() {
         for (const cleanup of cleanups) await cleanup().catch(() => undefined);

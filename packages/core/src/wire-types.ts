@@ -1,0 +1,55 @@
+/**
+ * Shapes of the wire that the server writes and clients read (contract §2 and §4), defined once
+ * so the two cannot drift apart.
+ */
+import type { FieldOption } from './form-model.js';
+
+/** One field of the manifest's `fields` (contract §2). */
+export interface ManifestField {
+  readonly id: number;
+  readonly uid: string;
+  readonly hash: string;
+  readonly handle: string;
+  readonly type: string;
+  readonly label: string;
+  readonly instructions: string | null;
+  readonly required: boolean;
+  readonly defaultValue: unknown;
+  readonly placeholder: string | null;
+  readonly pageIndex: number;
+  readonly validation: Readonly<Record<string, unknown>>;
+  readonly options: readonly FieldOption[] | null;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly attributes: Readonly<Record<string, Readonly<Record<string, string>>>>;
+}
+
+/** `status` of the submit object (contract §4). */
+export type SubmitStatus =
+  | 'submitted'
+  | 'page_valid'
+  | 'validated'
+  | 'validation_failed'
+  | 'draft_saved'
+  | 'context_invalid'
+  | 'context_required'
+  | 'spam_rejected'
+  | 'captcha_failed'
+  | 'limit_reached';
+
+/** The submit object of contract §4, the same for REST, profiles and `svcHeadlessSubmit`. */
+export interface SubmitBody {
+  readonly success: boolean;
+  readonly status: SubmitStatus;
+  readonly complete: boolean;
+  readonly submission: { readonly id: number; readonly uid: string; readonly token: string } | null;
+  readonly message: string | null;
+  readonly redirect: { readonly url: string; readonly delay: number } | null;
+  readonly page: { readonly currentIndex: number; readonly total: number };
+  readonly state: {
+    readonly values: Readonly<Record<string, unknown>>;
+    readonly pageIndex: number;
+    readonly token: string | null;
+  };
+  readonly draft: { readonly token: string; readonly key: string; readonly resumeUrl: string | null } | null;
+  readonly errors: { readonly fields: Readonly<Record<string, readonly string[]>>; readonly form: readonly string[] };
+}
