@@ -155,14 +155,18 @@ export class FormSession {
     return this.send('saveDraft');
   }
 
-  /** Loads a saved draft (values and page) from its token and key. */
+  /**
+   * Loads a saved draft (values and page) from its token and key. A draft that is unknown,
+   * expired or whose key is wrong loads nothing: the answer carries the warning
+   * `draft_not_loaded` and the session goes on empty, with `draft` null (contract §5).
+   */
   async resume(token: string, key: string): Promise<SubmitResponse> {
     this.draftContext = { draftToken: token, draftKey: key };
     this.draft = { token, key, resumeUrl: null };
     const response = await this.send('validate', { skipLocal: true });
     // Loading is not a check: the page's errors are shown when the person acts, not on arrival.
     this.errors = { fields: {}, form: response.status === 'context_invalid' ? response.errors.form : [] };
-    if (response.status === 'context_invalid') {
+    if (response.status === 'context_invalid' || response.warnings.includes('draft_not_loaded')) {
       this.draft = null;
       this.draftContext = null;
     }
@@ -229,6 +233,7 @@ export class FormSession {
       state: { values: this.values, pageIndex: this.pageIndex, token: this.stateToken },
       draft: null,
       errors: { fields: errors, form: [] },
+      warnings: [],
     };
   }
 

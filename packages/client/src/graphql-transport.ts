@@ -72,7 +72,7 @@ export function createGraphqlTransport(
     async submit(handle, body) {
       const data = await withCsrf((token) =>
         run<{ svcHeadlessSubmit: SubmitResponse }>(
-          'mutation ($h: String!, $i: String!, $v: JSON, $m: JSON, $c: JSON, $t: String) { svcHeadlessSubmit(handle: $h, intent: $i, values: $v, meta: $m, context: $c, csrfToken: $t) }',
+          'mutation ($h: String!, $i: String, $v: SvcJson, $m: SvcJson, $c: SvcJson, $t: String) { svcHeadlessSubmit(handle: $h, intent: $i, values: $v, meta: $m, context: $c, csrfToken: $t) }',
           { h: handle, i: body.intent, v: body.values ?? {}, m: body.meta ?? null, c: body.context ?? null, t: token?.value ?? null },
           false,
         ),

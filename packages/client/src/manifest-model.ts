@@ -2,7 +2,7 @@
  * The manifest turned back into @svc/core's form model, so the client evaluates conditional rules
  * and validates with exactly the code the server runs (one engine, DESIGN.md principle 2).
  */
-import type { Field, Page, RuleDefinition } from '@svc/core';
+import { fieldTypeFromWire, type Field, type Page, type RuleDefinition } from '@svc/core';
 import type { Manifest, ManifestRule } from './manifest-types.js';
 
 /**
@@ -44,11 +44,17 @@ export function formFromManifest(manifest: Manifest): ClientForm {
       fields: row.fields.flatMap((handle) => {
         const m = manifest.fields[handle];
         if (!m) return [];
-        const options = m.options?.map((o) => (m.type === 'dynamicRecipients' ? { ...o, recipients: [] } : o));
+        // The wire speaks Freeform's type names (contract §2); the core speaks svc's.
+        const type = fieldTypeFromWire(m.type) ?? m.type;
+        // Scales and ratings are offered as options for other clients; the core reads `scales`/`maxValue`.
+        const options =
+          type === 'opinionScale' || type === 'rating'
+            ? undefined
+            : m.options?.map(({ value, label, checked }) => (type === 'dynamicRecipients' ? { value, label, checked, recipients: [] } : { value, label, checked }));
         const field = {
           ...m.config,
           ...m.validation,
-          type: m.type,
+          type,
           handle: m.handle,
           label: m.label,
           required: m.required,

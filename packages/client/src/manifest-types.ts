@@ -41,7 +41,9 @@ export interface ManifestPage {
 }
 
 export interface ManifestCaptcha {
+  /** `turnstile`, `hcaptcha` or `recaptcha` (then `version` is `v2-checkbox` or `v3`), as Freeform names them. */
   readonly provider: string;
+  readonly version?: string | null;
   readonly name: string;
   readonly siteKey: string;
   readonly [key: string]: unknown;

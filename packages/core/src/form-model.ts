@@ -196,6 +196,8 @@ export interface FileField extends BaseField<'file'> {
   readonly fileKinds?: readonly string[];
   readonly maxFileSizeKB?: number;
   readonly fileCount?: number;
+  /** Offered as drag and drop: wire type `file-dnd`, with upload and delete URLs (contract §2, §7). */
+  readonly dragAndDrop?: boolean;
 }
 export interface ConfirmationField extends BaseField<'confirmation'> {
   /** Handle of the field to confirm; served as `targetFieldHash`. */
@@ -277,6 +279,9 @@ export interface SubmitField extends BaseField<'submit'> {
   readonly labelPrev?: string;
   readonly disablePrev?: boolean;
   readonly position?: 'left' | 'center' | 'right' | 'spread';
+  /** A save-and-continue button (intent `saveDraft`) on every page, as Freeform's submit field offers. */
+  readonly enableSaveButton?: boolean;
+  readonly saveButtonLabel?: string;
 }
 
 export type FieldDefinition =

@@ -4,12 +4,26 @@
  */
 import type { FieldOption } from './form-model.js';
 
+/** An option as Freeform 5 shapes it (contract §2): `checked` and `default` alike, and `disabled`. */
+export interface ManifestOption extends FieldOption {
+  readonly default: boolean;
+  readonly disabled: boolean;
+}
+
+/** How the official clients render a field (contract §2, §12): a renderer key, an extension to mount. */
+export interface ManifestFieldFrontend {
+  readonly renderer: string;
+  readonly extension: string | null;
+  readonly config: Readonly<Record<string, unknown>>;
+}
+
 /** One field of the manifest's `fields` (contract §2). */
 export interface ManifestField {
   readonly id: number;
   readonly uid: string;
   readonly hash: string;
   readonly handle: string;
+  /** Freeform 5's type name (`dropdown`, `radios`, `file-dnd`, …); `fieldTypeFromWire` reads it back. */
   readonly type: string;
   readonly label: string;
   readonly instructions: string | null;
@@ -18,9 +32,13 @@ export interface ManifestField {
   readonly placeholder: string | null;
   readonly pageIndex: number;
   readonly validation: Readonly<Record<string, unknown>>;
-  readonly options: readonly FieldOption[] | null;
+  readonly options: readonly ManifestOption[] | null;
   readonly config: Readonly<Record<string, unknown>>;
+  /** `container`, `label` and `input` always; `error` and `instruction` when set. */
   readonly attributes: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  readonly frontend: ManifestFieldFrontend;
+  /** The message a required field shows when empty. */
+  readonly requiredMessage: string;
 }
 
 /** `status` of the submit object (contract §4). */
@@ -52,4 +70,9 @@ export interface SubmitBody {
   };
   readonly draft: { readonly token: string; readonly key: string; readonly resumeUrl: string | null } | null;
   readonly errors: { readonly fields: Readonly<Record<string, readonly string[]>>; readonly form: readonly string[] };
+  /** Things the client may want to know that did not stop the request (`draft_not_loaded`, contract §5). */
+  readonly warnings: readonly SubmitWarning[];
 }
+
+/** `draft_not_loaded`: the named draft was unknown, expired or its key wrong; nothing was loaded. */
+export type SubmitWarning = 'draft_not_loaded';

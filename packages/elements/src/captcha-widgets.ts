@@ -17,6 +17,12 @@ interface WidgetApi {
 }
 
 const GLOBALS: Readonly<Record<string, string>> = { turnstile: 'turnstile', hcaptcha: 'hcaptcha', recaptchaV2: 'grecaptcha', recaptchaV3: 'grecaptcha' };
+
+/** Which widget an entry needs: the manifest names reCAPTCHA as Freeform does, `recaptcha` with a version. */
+function kindOf(entry: ManifestCaptcha): string {
+  if (entry.provider !== 'recaptcha') return entry.provider;
+  return entry.version === 'v3' ? 'recaptchaV3' : 'recaptchaV2';
+}
 const API_WAIT_MS = 10_000;
 
 /** One `<script>` per URL for the whole document, however many forms ask for it. */
@@ -40,7 +46,7 @@ function loadScript(url: string): Promise<void> {
 
 /** The provider's global once its script has set it up (reCAPTCHA also via `ready`). */
 async function apiOf(entry: ManifestCaptcha): Promise<WidgetApi> {
-  const name = GLOBALS[entry.provider];
+  const name = GLOBALS[kindOf(entry)];
   if (!name) throw new Error(`Unknown captcha provider ${entry.provider}.`);
   const scriptUrl = typeof entry.scriptUrl === 'string' ? entry.scriptUrl : null;
   if (scriptUrl) await loadScript(scriptUrl);
@@ -75,11 +81,11 @@ export class CaptchaWidgets {
     for (const entry of session.manifest.security.captchas ?? []) {
       const widget: Widget = { entry, api: apiOf(entry), id: undefined };
       this.#widgets.push(widget);
-      if (entry.provider === 'recaptchaV3') {
+      if (kindOf(entry) === 'recaptchaV3') {
         widget.api.catch(failed); // invisible: a token is fetched per submit
         continue;
       }
-      const target = h('div', { class: `svc-captcha-${entry.provider}` });
+      const target = h('div', { class: `svc-captcha-${kindOf(entry)}` });
       this.container.append(target);
       widget.api.then(
         (api) => {
@@ -101,7 +107,7 @@ export class CaptchaWidgets {
   /** reCAPTCHA v3: a fresh token right before each submit (tokens expire and are single-use). */
   async beforeSubmit(): Promise<void> {
     for (const { entry, api } of this.#widgets) {
-      if (entry.provider !== 'recaptchaV3') continue;
+      if (kindOf(entry) !== 'recaptchaV3') continue;
       const v3 = await api;
       if (typeof v3.execute !== 'function') throw new Error('The reCAPTCHA v3 script has no execute().');
       const action = typeof entry.action === 'string' && entry.action !== '' ? entry.action : 'submit';
@@ -113,7 +119,7 @@ export class CaptchaWidgets {
   reset(): void {
     for (const widget of this.#widgets) {
       this.#session.setCaptcha(widget.entry.name, '');
-      if (widget.entry.provider === 'recaptchaV3') continue;
+      if (kindOf(widget.entry) === 'recaptchaV3') continue;
       void widget.api.then((api) => api.reset?.(widget.id), () => undefined);
     }
   }

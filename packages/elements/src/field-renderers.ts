@@ -3,6 +3,7 @@
  * fieldset and legend for groups), the instructions, the control and an always-present errors
  * list, so tests and host styles find the same structure for every type.
  */
+import { fieldTypeFromWire } from '@svc/core';
 import { h, setAttribute } from './dom-builder.js';
 import { CHOICE_RENDERERS } from './choice-field-renderers.js';
 import { renderFile } from './file-field-renderer.js';
@@ -35,12 +36,14 @@ function labelText(ctx: FieldRenderContext): (Node | string)[] {
 /** Builds one field; unknown types fall back to a text input rather than disappearing. */
 export function renderField(ctx: FieldRenderContext): FieldElement {
   const { field, id } = ctx;
-  const view = (RENDERERS[field.type] ?? TEXT_RENDERERS.text!)(ctx);
+  // The manifest speaks Freeform's type names (contract §2); renderers are keyed by svc's.
+  const type = fieldTypeFromWire(field.type) ?? field.type;
+  const view = (RENDERERS[type] ?? TEXT_RENDERERS.text!)(ctx);
   const instructionsId = `${id}-instructions`;
   const errorsId = `${id}-errors`;
   const instructions = field.instructions ? h('p', { id: instructionsId, part: 'instructions', class: 'instructions' }, field.instructions) : null;
   const errors = h('ul', { id: errorsId, part: 'errors', class: 'errors' });
-  const wrapper = h('div', { part: 'field', class: `field type-${field.type}`, 'data-field': field.handle, 'data-type': field.type });
+  const wrapper = h('div', { part: 'field', class: `field type-${type}`, 'data-field': field.handle, 'data-type': type });
   // A group's own fieldset carries the id unless its control already does (the signature canvas).
   const controlOwnsId = view.described.some((element) => element.id === id);
   let fieldset: HTMLFieldSetElement | null = null;

@@ -4,25 +4,12 @@
  * (session.upload), listed, and can be removed again (session.removeUpload).
  */
 import type { UploadedFile } from '@svc/client';
+import { acceptForFileKinds } from '@svc/core';
 import { h } from './dom-builder.js';
 import { configNumber, listOf, type ControlView, type FieldRenderContext } from './field-view.js';
 
-/** `accept` hints per file kind; the server still sniffs every file's content. */
-const ACCEPT_BY_KIND: Readonly<Record<string, string>> = {
-  image: 'image/*',
-  pdf: '.pdf,application/pdf',
-  document: '.doc,.docx,.odt,.rtf,.ppt,.pptx,.odp,.epub',
-  spreadsheet: '.xls,.xlsx,.ods',
-  audio: 'audio/*',
-  video: 'video/*',
-  archive: '.zip,.tar,.gz,.tgz,.rar,.7z,.bz2,.xz',
-  text: '.txt,.csv,.tsv,.md,.json,.xml,.yaml,.yml,.ics,.vcf,text/plain',
-};
-
-export function acceptOf(kinds: unknown): string | undefined {
-  if (!Array.isArray(kinds) || kinds.length === 0) return undefined;
-  return kinds.map((kind) => ACCEPT_BY_KIND[String(kind)] ?? '').filter((a) => a !== '').join(',') || undefined;
-}
+/** `accept` hints per file kind (shared with the server's manifest, which offers them to every client). */
+export const acceptOf = acceptForFileKinds;
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;

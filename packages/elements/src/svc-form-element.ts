@@ -120,7 +120,11 @@ export class SvcFormElement extends HTMLElement {
       this.#draftNotice = null;
       this.#mountCaptchas(session);
       this.#renderForm();
-      if (resumed && resumed.status === 'context_invalid') {
+      if (resumed && resumed.warnings.includes('draft_not_loaded')) {
+        // contract §5: nothing was loaded; say so and let the person start afresh.
+        this.#showErrors({}, ['The saved draft could not be found or has expired; please fill the form in again.'], null);
+        this.#emit('svc:error', { response: resumed });
+      } else if (resumed && resumed.status === 'context_invalid') {
         this.#showErrors(resumed.errors.fields, resumed.errors.form, resumed.message);
         this.#emit('svc:error', { response: resumed });
       }

@@ -3,6 +3,7 @@
  * datetime, textarea and hidden. Values are sent as typed; @svc/core normalises them the same
  * way on both sides, so the renderer never reformats what the person wrote.
  */
+import { fieldTypeFromWire } from '@svc/core';
 import { h, type Attributes } from './dom-builder.js';
 import { configNumber, configString, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
 
@@ -48,7 +49,7 @@ function datetimeInput(ctx: FieldRenderContext): ControlView {
 function confirmationInput(ctx: FieldRenderContext): ControlView {
   const target = configString(ctx.field, 'target');
   const targetType = target ? ctx.manifest.fields[target]?.type : undefined;
-  return textInput(ctx, targetType === 'email' ? { type: 'email', autocomplete: 'off' } : { autocomplete: 'off' });
+  return textInput(ctx, targetType !== undefined && fieldTypeFromWire(targetType) === 'email' ? { type: 'email', autocomplete: 'off' } : { autocomplete: 'off' });
 }
 
 function textarea(ctx: FieldRenderContext): ControlView {

@@ -157,7 +157,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       config,
       database,
       forms,
-      manifests: createManifestCache({ csrfEnabled: csrf !== null, spamFields, captcha }, now),
+      manifests: createManifestCache(
+        { csrfEnabled: csrf !== null, spamFields, captcha, fileCeilingKB: config.files.maxFileSizeKB, publicUrl: config.server.publicUrl },
+        now,
+      ),
       submit: {
         db: database.db,
         csrf,

@@ -233,6 +233,7 @@ describeEachDialect('admin API', (target) => {
         createdAt: '2026-11-02T09:00:00.000Z',
         values: { name: 'Bob', email: 'bob@example.test' },
         fileCount: 0,
+        client: null,
       });
     });
   });

@@ -109,7 +109,14 @@ describe('captchas', () => {
     const svc = await appFor(provider);
     const res = await svc.app.inject({ method: 'GET', url: '/svc/api/forms/signup/manifest' });
     const v3 = provider === 'recaptchaV3' ? { action: 'submit' } : {};
-    expect(res.json().data.security.captchas).toEqual([{ provider, name, siteKey: `site-${provider}`, scriptUrl: SCRIPT_URLS[provider], ...v3 }]);
+    // Freeform's shape (contract §12): reCAPTCHA is one provider with a version.
+    const shape =
+      provider === 'recaptchaV2' ? { provider: 'recaptcha', version: 'v2-checkbox' }
+      : provider === 'recaptchaV3' ? { provider: 'recaptcha', version: 'v3' }
+      : { provider, version: null };
+    expect(res.json().data.security.captchas).toEqual([
+      { ...shape, name, siteKey: `site-${provider}`, scriptUrl: SCRIPT_URLS[provider], ...v3, enabled: true, handle: 'captcha' },
+    ]);
   });
 
   it('lists a configured scriptUrl, filling in {siteKey}', async () => {

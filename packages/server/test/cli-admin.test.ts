@@ -49,7 +49,7 @@ describe('svc export, submissions list and purge', () => {
     // stderr is not a terminal here, so no progress bar is drawn.
     expect(run.stderr).toBe('');
     const text = readFileSync(out, 'utf8');
-    expect(text.startsWith('\uFEFFid,uid,title,status,isSpam,createdAt,name,email,agree,topics,amount,refs,attachment\r\n')).toBe(true);
+    expect(text.startsWith('\uFEFFid,uid,title,status,isSpam,createdAt,name,email,agree,topics,amount,refs,attachment,client,clientVersion,sourceUrl\r\n')).toBe(true);
     expect(text).toContain(`"'=HYPERLINK(""x"")"`);
     expect(text).toContain('"[""alpha""]"');
     expect(existsSync(`${out}.partial`)).toBe(false);

@@ -225,9 +225,11 @@ describeEachDialect('drafts', (target) => {
     expect(stored?.values).toMatchObject({ ...PAGE0, age: '34', agree: 'yes' });
     expect(await countSubmissions(svc.context.database.db, formId(svc, 'application'))).toBe(before + 1);
     expect(await draftRowsFor(svc, draft.token)).toHaveLength(0);
+    // contract §5: the deleted draft loads nothing; the request runs on what it posted, with a warning.
     const again = await resume(svc, 'application', 'validate', PAGE2, draft);
     expect(again.statusCode).toBe(422);
-    expect(body(again).status).toBe('context_invalid');
+    expect(body(again)).toMatchObject({ status: 'validation_failed', draft: null, warnings: ['draft_not_loaded'] });
+    expect(body(again).state.values).not.toHaveProperty('fullName');
   });
 
   it('deletes a single-page draft on a successful final submit that takes its values from the draft', async () => {
@@ -242,7 +244,7 @@ describeEachDialect('drafts', (target) => {
     expect(await draftRowsFor(svc, draft.token)).toHaveLength(0);
     const again = await resume(svc, 'contact', 'validate', {}, draft);
     expect(again.statusCode).toBe(422);
-    expect(body(again)).toMatchObject({ success: false, status: 'context_invalid' });
+    expect(body(again)).toMatchObject({ success: false, status: 'validation_failed', warnings: ['draft_not_loaded'] });
   });
 
   it('keeps the draft when the final submit fails validation', async () => {
@@ -253,7 +255,7 @@ describeEachDialect('drafts', (target) => {
     expect(await draftRowsFor(svc, draft.token)).toHaveLength(1);
   });
 
-  it('answers a wrong key exactly like an unknown token: 422 context_invalid, same body (no oracle)', async () => {
+  it('passes over a wrong key exactly like an unknown token: same status, same body, one warning (no oracle)', async () => {
     const draft = draftOf(await send(svc, 'application', 'saveDraft', PAGE0));
     const other = draftOf(await send(svc, 'application', 'saveDraft', PAGE0));
     const cases: ReadonlyArray<readonly [string, DraftPair]> = [
@@ -266,10 +268,15 @@ describeEachDialect('drafts', (target) => {
       const res = await resume(svc, 'application', 'next', {}, pair);
       answers.push({ label, statusCode: res.statusCode, body: body(res) });
     }
+    // The state token is sealed afresh per answer (a new nonce), so it is compared by presence only.
+    const comparable = (b: SubmitBody) => ({ ...b, state: { ...b.state, token: typeof b.state.token } });
     for (const answer of answers) {
       expect(answer.statusCode, answer.label).toBe(422);
-      expect(answer.body, answer.label).toMatchObject({ success: false, status: 'context_invalid', complete: false, draft: null });
-      expect({ statusCode: answer.statusCode, body: answer.body }, answer.label).toEqual({ statusCode: answers[2]?.statusCode, body: answers[2]?.body });
+      expect(answer.body, answer.label).toMatchObject({ success: false, status: 'validation_failed', complete: false, draft: null, warnings: ['draft_not_loaded'] });
+      expect({ statusCode: answer.statusCode, body: comparable(answer.body) }, answer.label).toEqual({
+        statusCode: answers[2]?.statusCode,
+        body: answers[2] && comparable(answers[2].body),
+      });
     }
     // The draft itself is unharmed by the wrong guesses.
     expect(body(await resume(svc, 'application', 'next', {}, draft)).status).toBe('page_valid');
@@ -300,6 +307,28 @@ describeEachDialect('drafts', (target) => {
     const resumedFirst = body(await resume(svc, 'application', 'next', {}, first));
     expect(resumedFirst.state.values.fullName).toBe(PAGE0.fullName);
   });
+
+  it('answers saveDraft with a wrong key by issuing a new pair and leaving the original draft untouched', async () => {
+    const original = draftOf(await send(svc, 'application', 'saveDraft', PAGE0));
+    const res = await resume(svc, 'application', 'saveDraft', { ...PAGE0, fullName: 'Intruder' }, { token: original.token, key: alphanumeric(25) });
+    expect(res.statusCode).toBe(200);
+    expect(body(res)).toMatchObject({ status: 'draft_saved', warnings: ['draft_not_loaded'] });
+    const fresh = draftOf(res);
+    expect(fresh.token).not.toBe(original.token);
+    expect(fresh.key).not.toBe(original.key);
+    const resumed = body(await resume(svc, 'application', 'next', {}, original));
+    expect(resumed.warnings).toEqual([]);
+    expect(resumed.state.values.fullName).toBe(PAGE0.fullName);
+  });
+
+  it('keeps what was typed on every page when saveDraft posts them all, as the official client does', async () => {
+    const res = await send(svc, 'application', 'saveDraft', { ...PAGE0, ...PAGE2, undeclared: 'dropped' });
+    expect(res.statusCode).toBe(200);
+    expect(body(res).state.pageIndex).toBe(0);
+    const resumed = body(await resume(svc, 'application', 'validate', {}, draftOf(res)));
+    expect(resumed.state.values).toMatchObject({ ...PAGE0, ...PAGE2 });
+    expect(resumed.state.values).not.toHaveProperty('undeclared');
+  });
 });
 
 describeEachDialect('draft expiry', (target) => {
@@ -325,7 +354,7 @@ describeEachDialect('draft expiry', (target) => {
   it.each([
     ['drafts.ttlDays 2', { ttlDays: 2 }, 2],
     ['the default of 30 days', undefined, 30],
-  ])('resumes a draft within its lifetime and answers context_invalid after it (%s)', async (_label, drafts, ttlDays) => {
+  ])('resumes a draft within its lifetime and loads nothing after it, with a warning (%s)', async (_label, drafts, ttlDays) => {
     const { app, advance } = await clockedApp(drafts);
     const draft = draftOf(await app.submit('contact', { intent: 'saveDraft', values: CONTACT }));
     advance((ttlDays - 1) * DAY_MS);
@@ -336,7 +365,8 @@ describeEachDialect('draft expiry', (target) => {
     advance(2 * DAY_MS);
     const expired = await resumeContact(app, draft);
     expect(expired.statusCode).toBe(422);
-    expect(body(expired)).toMatchObject({ success: false, status: 'context_invalid' });
+    expect(body(expired)).toMatchObject({ success: false, status: 'validation_failed', warnings: ['draft_not_loaded'] });
+    expect(body(expired).state.values).toEqual({});
   });
 
   it('purges expired drafts and keeps live ones; purgeExpired returns the number deleted', async () => {

@@ -95,13 +95,18 @@ describe('refusals over HTTP', () => {
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 
+    it('answers an unknown top-level key with 400 PAYLOAD_INVALID naming the key', async () => {
+      const { message } = expectRefusal(await postRaw('{"intent":"submit","values":{},"extraKey":1}'), 400, 'PAYLOAD_INVALID');
+      expect(message).toContain('extraKey');
+    });
+
     it.each([
-      ['a top-level key', '{"intent":"submit","values":{},"extraKey":1}', 'extraKey'],
-      ['a meta key', '{"intent":"submit","values":{},"meta":{"sneaky":1}}', 'sneaky'],
-      ['a context key', '{"intent":"submit","values":{},"context":{"formId":"1"}}', 'formId'],
-    ])('answers an unknown %s with 400 PAYLOAD_INVALID naming the key', async (_title, payload, key) => {
-      const { message } = expectRefusal(await postRaw(payload), 400, 'PAYLOAD_INVALID');
-      expect(message).toContain(key);
+      ['meta key', '{"intent":"validate","values":{},"meta":{"sneaky":1,"client":{"not":"text"}}}'],
+      ['context key', '{"intent":"validate","values":{},"context":{"formId":"1","sourceUrl":42}}'],
+    ])('ignores an unknown %s instead of refusing it (contract §1: clients add their own)', async (_title, payload) => {
+      const res = await postRaw(payload);
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ status: 'validation_failed' });
     });
 
     it.each(['finish', 'SUBMIT', ''])('answers the unknown intent %j with 400 INTENT_UNSUPPORTED', async (intent) => {

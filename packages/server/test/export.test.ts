@@ -83,7 +83,7 @@ describeEachDialect('exports', (target) => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="notes-2026-11-22.csv"; filename*=UTF-8''notes-2026-11-22.csv`);
     expect(res.body.startsWith('\uFEFF')).toBe(false);
     const rows = parseCsv(res.body);
-    expect(rows[0]).toEqual(['id', 'uid', 'title', 'status', 'isSpam', 'createdAt', 'name', 'email', 'agree', 'topics', 'amount', 'refs', 'attachment']);
+    expect(rows[0]).toEqual(['id', 'uid', 'title', 'status', 'isSpam', 'createdAt', 'name', 'email', 'agree', 'topics', 'amount', 'refs', 'attachment', 'client', 'clientVersion', 'sourceUrl']);
     // Oldest first, spam left out by default.
     expect(rows.slice(1).map((r) => Number(r[0]))).toEqual([ids.formula, ids.dangerous, ids.multiline, ids.unicode, ids.files]);
   });
@@ -93,7 +93,7 @@ describeEachDialect('exports', (target) => {
     const byId = new Map(rows.slice(1).map((r) => [Number(r[0]), r]));
     const formula = byId.get(ids.formula) as string[];
     expect(formula.slice(2, 6)).toEqual([`'=cmd|" /C calc"!A0`, 'open', '0', '2026-11-01T00:01:00.000Z']);
-    expect(formula.slice(6)).toEqual(["'=1+1", "'+1@example.test", '1', '["alpha","beta"]', '5', '', '']);
+    expect(formula.slice(6, 13)).toEqual(["'=1+1", "'+1@example.test", '1', '["alpha","beta"]', '5', '', '']);
     const dangerous = byId.get(ids.dangerous) as string[];
     expect(dangerous[2]).toBe("'-minus");
     expect(dangerous.slice(6, 12)).toEqual(["'@at", "'\tlead-tab", '0', '', "'-3", '[["Ann, \\"the boss\\"",[]]]']);

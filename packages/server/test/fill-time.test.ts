@@ -14,7 +14,13 @@ describe('minimum fill time', () => {
     svc = await createTestApp({
       config: {
         forms: { dir: FORMS, watch: false },
-        headless: { forms: { slow: { exposeManifest: true, allowSubmit: true }, other: { exposeManifest: true, allowSubmit: true } } },
+        headless: {
+          forms: {
+            slow: { exposeManifest: true, allowSubmit: true },
+            other: { exposeManifest: true, allowSubmit: true },
+            scripted: { exposeManifest: true, allowSubmit: true },
+          },
+        },
       },
       now: () => new Date(clock),
     });
@@ -64,6 +70,26 @@ describe('minimum fill time', () => {
     clock += 10_000;
     const sent = mutate(timestamp);
     expect(await submitWith(sent === undefined ? { name, value: '' } : { name, value: '', timestamp: sent })).toEqual(['fill_time']);
+  });
+
+  it('reads the timestamp from the echoed javascript test, as the official client sends it (no honeypot timestamp)', async () => {
+    const { security } = (await manifest('scripted')).json().data as { security: { honeypot: { name: string }; javascriptTest: { name: string; value: string } } };
+    expect(security.javascriptTest.value).toMatch(/^[A-Za-z0-9_-]+~[0-9a-z]+\.[A-Za-z0-9_-]+$/);
+    const stock = async () => {
+      const { token, cookie } = await svc.csrf();
+      const meta = { client: '@solspace/freeform-react', honeypot: { name: security.honeypot.name, value: '' }, javascriptTest: security.javascriptTest };
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: '/svc/api/forms/scripted/submit',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie },
+        payload: JSON.stringify({ intent: 'submit', values: { name: 'Ann' }, meta }),
+      });
+      return (await findSubmission(svc.context.database.db, res.json().submission.id))?.spamReasons;
+    };
+    clock += 2000;
+    expect(await stock()).toEqual(['fill_time']);
+    clock += 4000;
+    expect(await stock()).toEqual([]);
   });
 
   it("refuses another form's timestamp", async () => {

@@ -386,7 +386,7 @@ describe('GraphQL mutations', () => {
   });
 
   describe('svcHeadlessSubmit', () => {
-    const SUBMIT = 'mutation ($handle: String!, $intent: String!, $values: JSON, $meta: JSON, $context: JSON, $csrf: String) { svcHeadlessSubmit(handle: $handle, intent: $intent, values: $values, meta: $meta, context: $context, csrfToken: $csrf) }';
+    const SUBMIT = 'mutation ($handle: String!, $intent: String!, $values: SvcJson, $meta: SvcJson, $context: SvcJson, $csrf: String) { svcHeadlessSubmit(handle: $handle, intent: $intent, values: $values, meta: $meta, context: $context, csrfToken: $csrf) }';
 
     interface SubmitObject {
       readonly success: boolean;

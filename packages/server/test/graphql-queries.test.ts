@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { LightMyRequestResponse } from 'fastify';
-import { FIELD_TYPES, type Form } from '@svc/core';
+import { FIELD_TYPES, wireFieldType, type FieldType, type Form } from '@svc/core';
 import { createTestApp, EXAMPLE_FORMS_DIR, type TestApp } from './support/test-app.js';
 import { postGraphql } from './support/graphql-client.js';
 
@@ -444,7 +444,8 @@ describe('GraphQL queries', () => {
           label: page.label,
           rows: page.rows.map((row, r) => ({
             id: model(handle).pages[index]?.rows[r]?.id,
-            fields: row.map((f) => ({ type: f.type, handle: f.handle ?? null })),
+            // contract §2: the wire speaks Freeform 5's type names.
+            fields: row.map((f) => ({ type: wireFieldType(f as { type: FieldType }), handle: f.handle ?? null })),
           })),
         })),
       );
@@ -459,7 +460,7 @@ describe('GraphQL queries', () => {
       const expected = yaml.pages.flatMap((page, pageIndex) =>
         page.rows.flat().map((f) => ({
           __typename: typeName(f.type),
-          type: f.type,
+          type: wireFieldType(f as { type: FieldType }),
           label: f.label ?? (f.type === 'submit' ? 'Submit' : undefined),
           handle: f.handle ?? null,
           instruction: f.instructions ?? null,

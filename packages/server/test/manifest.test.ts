@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIELD_TYPES } from '@svc/core';
+import { FIELD_TYPES, fieldTypeFromWire } from '@svc/core';
 import { buildApp } from '../src/app.js';
 import { createTestApp, EXAMPLE_FORMS_DIR, testConfig, type TestApp } from './support/test-app.js';
 
@@ -88,10 +88,63 @@ describe('the manifest', () => {
     expect(application).not.toHaveProperty('javascriptTest');
   });
 
+  it('carries every key the official client reads, shaped as Freeform 5 shapes them (contract §2, §12)', async () => {
+    const { data } = (await get('application')).json();
+    expect(data.site).toEqual({ id: 1, handle: 'default', language: 'en-US', baseUrl: '' });
+    expect(data.form).toMatchObject({ type: 'regular', multiPage: true });
+    expect(data.settings).toMatchObject({ multiPage: true, ajax: true, mode: 'public' });
+    expect(data.endpoints.submit.defaultEncoding).toBe('application/json');
+    expect(data.requiredExtensions).toEqual([]);
+    const pages = data.layout.pages as { id: number; index: number; buttons: Record<string, unknown>; rows: { id: string; uid: string }[] }[];
+    expect(pages.map((p) => p.id)).toEqual([1, 2, 3]);
+    // The official Next button is labelled by `buttons.submit`, so every page has one; `next` is null.
+    for (const page of pages) {
+      expect(page.buttons).toMatchObject({ submit: { label: expect.any(String) }, next: null, save: null });
+      for (const row of page.rows) expect(row.uid).toBe(row.id);
+    }
+    expect(pages[0]?.buttons.back).toBeNull();
+    expect(pages[1]?.buttons.back).toEqual({ label: expect.any(String) });
+    const field = data.fields.applicantType;
+    expect(field).toMatchObject({ type: 'radios', requiredMessage: 'This field is required', frontend: { renderer: 'radios', extension: null } });
+    expect(field.attributes).toMatchObject({ container: {}, label: {}, input: {} });
+    expect(field.options[0]).toEqual({ value: expect.any(String), label: expect.any(String), checked: expect.any(Boolean), default: expect.any(Boolean), disabled: false });
+  });
+
+  it('offers drag and drop as Freeform\'s file-dnd with its upload URLs, and the save button a submit field enables', async () => {
+    const app = await createTestApp({ config: { headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true } } } } });
+    try {
+      const { data } = (await app.app.inject({ method: 'GET', url: '/svc/api/forms/job-application/manifest' })).json();
+      expect(data.fields.portfolio).toMatchObject({
+        type: 'file-dnd',
+        frontend: {
+          renderer: 'file-dnd',
+          extension: 'file-dnd',
+          config: {
+            uploadUrl: '/svc/api/forms/job-application/files/portfolio',
+            deleteUrl: '/svc/api/forms/job-application/files/portfolio/delete',
+            maxFiles: 3,
+            multiple: true,
+            maxFileSizeBytes: 10240 * 1024,
+            accept: 'image/*',
+          },
+        },
+      });
+      expect(data.fields.cv).toMatchObject({ type: 'file', frontend: { renderer: 'file', extension: null } });
+      expect(data.fields.cv.frontend.config).not.toHaveProperty('uploadUrl');
+      expect(data.endpoints.submit.defaultEncoding).toBe('multipart/form-data');
+      expect(data.requiredExtensions).toEqual([{ name: 'file-dnd', package: '@solspace/freeform-extensions', version: '^0.1.0', severity: 'warning', fallback: 'native' }]);
+      for (const page of data.layout.pages) expect(page.buttons.save).toEqual({ label: 'Save and continue later' });
+    } finally {
+      await app.close();
+    }
+  });
+
   it('shows every field type of the interface in the kitchen-sink manifest', async () => {
     const { data } = (await get('kitchen-sink')).json();
-    const types = new Set(Object.values(data.fields as Record<string, { type: string }>).map((f) => f.type));
+    // contract §2: Freeform 5's type names on the wire, each read back as svc's own.
+    const types = new Set(Object.values(data.fields as Record<string, { type: string }>).map((f) => fieldTypeFromWire(f.type)));
     for (const type of FIELD_TYPES.filter((t) => t !== 'submit')) expect(types).toContain(type);
+    expect(data.fields.department.type).toBe('dynamic-recipients');
     expect(data.fields.emailConfirm.config.targetFieldHash).toBe(data.fields.email.hash);
     expect(JSON.parse(data.fields.table.config.tableLayout)).toHaveLength(3);
     expect(data.fields.number.config).toMatchObject({ decimalSeparator: expect.any(String) });
@@ -101,7 +154,7 @@ describe('the manifest', () => {
   it('never reveals dynamic-recipient addresses, only option values', async () => {
     const res = await get('kitchen-sink');
     const options = res.json().data.fields.department.options;
-    for (const option of options) expect(Object.keys(option).sort()).toEqual(['checked', 'label', 'value']);
+    for (const option of options) expect(Object.keys(option).sort()).toEqual(['checked', 'default', 'disabled', 'label', 'value']);
     const addresses = ['sales@example.test', 'support@example.test', 'oncall@example.test'];
     const source = readFileSync(join(EXAMPLE_FORMS_DIR, 'kitchen-sink.yaml'), 'utf8');
     for (const address of addresses) {

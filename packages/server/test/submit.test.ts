@@ -28,6 +28,21 @@ describeEachDialect('submitting a single-page form', (target) => {
 
   const contactId = () => svc.context.forms.get('contact')?.id ?? -1;
 
+  it('keeps the client name, version and source page it reports, capped and cleaned, and ignores other meta and context keys (contract §1)', async () => {
+    const sourceUrl = `https://shop.example.test/contact?ref=${'a'.repeat(3000)}`;
+    const res = await svc.submit('contact', {
+      intent: 'submit',
+      values: { firstName: 'Ann', email: 'ann@example.test' },
+      meta: { client: '@solspace/freeform-react\n', clientVersion: '1.1.0', somethingNew: { x: 1 } },
+      context: { sourceUrl, pageHint: 3 },
+    });
+    expect(res.statusCode).toBe(200);
+    const stored = await findSubmission(svc.context.database.db, res.json().submission.id);
+    expect(stored?.client).toEqual({ name: '@solspace/freeform-react', version: '1.1.0', sourceUrl: sourceUrl.slice(0, 2048) });
+    const plain = await svc.submit('contact', { intent: 'submit', values: { firstName: 'Bo', email: 'bo@example.test' }, meta: { client: 42 } });
+    expect((await findSubmission(svc.context.database.db, plain.json().submission.id))?.client).toBeNull();
+  });
+
   it('stores a valid submission and answers with the submitted object of contract §4', async () => {
     const before = await countSubmissions(svc.context.database.db, contactId());
     const res = await svc.submit('contact', { intent: 'submit', values: { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.test', message: 'Hello' } });

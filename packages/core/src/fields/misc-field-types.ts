@@ -32,7 +32,7 @@ export const mailingListFieldType: FieldTypeSpec<'mailingList'> = {
   defaultValue: (field) => field.hidden === true,
 };
 
-const DEFAULT_MAX_RATING = 5;
+export const DEFAULT_MAX_RATING = 5;
 const RATING_TEXT = /^\d{1,6}$/;
 
 function maxRating(maxValue: number | undefined): number {

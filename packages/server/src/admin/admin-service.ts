@@ -3,6 +3,7 @@
  * through submissions, read, update and delete one. The REST routes and the CLI call these.
  * Access: a form the key may not read is FORM_NOT_FOUND, a submission of one SUBMISSION_NOT_FOUND.
  */
+import type { SubmissionClient } from '../submissions/submission-repository.js';
 import { SvcError, type Form, type Values } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
@@ -45,6 +46,8 @@ export interface SubmissionItem {
   readonly createdAt: string;
   readonly values: Values;
   readonly fileCount: number;
+  /** What the client said of itself: `{name, version, sourceUrl}` (contract §1), or null. */
+  readonly client: SubmissionClient | null;
 }
 
 export interface SubmissionFile {
@@ -83,8 +86,8 @@ export async function listForms(services: AdminServices, key: AdminKey): Promise
 }
 
 function item(record: SubmissionRecord, fileCount: number): SubmissionItem {
-  const { id, uid, title, status, isSpam, spamReasons, createdAt, values } = record;
-  return { id, uid, title, status, isSpam, spamReasons, createdAt, values, fileCount };
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client } = record;
+  return { id, uid, title, status, isSpam, spamReasons, createdAt, values, fileCount, client };
 }
 
 export async function listSubmissions(
@@ -122,8 +125,9 @@ async function readableSubmission(services: AdminServices, key: AdminKey, rawId:
 export async function getSubmission(services: AdminServices, key: AdminKey, rawId: string, baseUrl: string): Promise<SubmissionDetail> {
   const { submission, formHandle } = await readableSubmission(services, key, rawId);
   const files = await services.uploads.listForSubmissions([submission.id]);
-  const { id, uid, title, status, isSpam, spamReasons, createdAt, updatedAt, values } = submission;
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, updatedAt, values, client } = submission;
   return {
+    client,
     id,
     uid,
     form: { id: submission.formId, handle: formHandle },

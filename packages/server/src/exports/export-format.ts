@@ -17,6 +17,8 @@ export interface ExportFile {
 }
 
 export const CSV_FIXED_COLUMNS = ['id', 'uid', 'title', 'status', 'isSpam', 'createdAt'] as const;
+/** After the fields: what the client said of itself (contract §1). */
+export const CSV_CLIENT_COLUMNS = ['client', 'clientVersion', 'sourceUrl'] as const;
 export const UTF8_BOM = '\uFEFF';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -37,7 +39,7 @@ export function exportFields(form: Form): readonly Field[] {
 }
 
 export function csvHeader(form: Form): string {
-  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string)]);
+  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string), ...CSV_CLIENT_COLUMNS]);
 }
 
 function ids(value: unknown): string[] {
@@ -75,10 +77,13 @@ export function csvRow(form: Form, submission: SubmissionRecord, names: Readonly
     submission.isSpam ? '1' : '0',
     submission.createdAt,
     ...exportFields(form).map((field) => cellText(field, values[field.handle as string], names)),
+    submission.client?.name ?? '',
+    submission.client?.version ?? '',
+    submission.client?.sourceUrl ?? '',
   ]);
 }
 
 export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[]): string {
-  const { id, uid, title, status, isSpam, spamReasons, createdAt, values } = submission;
-  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files })}\n`;
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client } = submission;
+  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client })}\n`;
 }

@@ -71,7 +71,7 @@ function parseSvc(value: unknown): Record<string, unknown> {
 export async function readMultipartSubmit(ctx: Pick<AppContext, 'uploads'>, form: Form, request: FastifyRequest, gate: CsrfGate): Promise<MultipartSubmit> {
   let body: Record<string, unknown> | null = null;
   // Files of a multipart submit belong to this request alone: nobody holds this owner's token.
-  const owner = sha256(randomToken(32));
+  const owner = { ownerHash: sha256(randomToken(32)), bindingHash: null };
   const received = new Map<string, { slot: Slot; ids: string[] }>();
   const files: unknown[] = [];
   const errors: Record<string, string[]> = {};

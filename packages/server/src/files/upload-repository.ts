@@ -36,7 +36,15 @@ function toRow(row: Pick<FilesTable, 'public_id' | 'form_id' | 'field_handle' | 
 
 const COLUMNS = ['public_id', 'form_id', 'field_handle', 'column_index', 'storage_key', 'name', 'extension', 'mime', 'kind', 'size', 'submission_id'] as const;
 
-export async function insertUpload(db: Db, row: Omit<UploadRow, 'submissionId'> & { ownerHash: string; createdAt: string }): Promise<void> {
+/** Who may claim an upload: its upload token's holder, and (drag and drop) the browser that sent it. */
+export interface UploadOwner {
+  /** SHA-256 of the upload token (or of a per-request secret for a multipart submit). */
+  readonly ownerHash: string;
+  /** SHA-256 of the browser's binding cookie, when it had one. */
+  readonly bindingHash: string | null;
+}
+
+export async function insertUpload(db: Db, row: Omit<UploadRow, 'submissionId'> & UploadOwner & { createdAt: string }): Promise<void> {
   await db
     .insertInto('svc_files')
     .values({
@@ -45,6 +53,7 @@ export async function insertUpload(db: Db, row: Omit<UploadRow, 'submissionId'> 
       field_handle: row.fieldHandle,
       column_index: row.columnIndex,
       owner_hash: row.ownerHash,
+      binding_hash: row.bindingHash,
       storage_key: row.storageKey,
       name: row.name,
       extension: row.extension,
@@ -59,7 +68,7 @@ export async function insertUpload(db: Db, row: Omit<UploadRow, 'submissionId'> 
 }
 
 /** Unattached uploads of one form among `ids` (chunked: ids come from one submission, so few). */
-export async function findUnattached(db: Db, formId: number, ids: readonly string[], ownerHash?: string): Promise<UploadRow[]> {
+export async function findUnattached(db: Db, formId: number, ids: readonly string[], owner?: Partial<UploadOwner>): Promise<UploadRow[]> {
   if (ids.length === 0) return [];
   let query = db
     .selectFrom('svc_files')
@@ -67,7 +76,8 @@ export async function findUnattached(db: Db, formId: number, ids: readonly strin
     .where('form_id', '=', formId)
     .where('public_id', 'in', ids)
     .where('submission_id', 'is', null);
-  if (ownerHash !== undefined) query = query.where('owner_hash', '=', ownerHash);
+  if (owner?.ownerHash) query = query.where('owner_hash', '=', owner.ownerHash);
+  if (owner?.bindingHash) query = query.where('binding_hash', '=', owner.bindingHash);
   return (await query.execute()).map(toRow);
 }
 

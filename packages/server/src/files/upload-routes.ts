@@ -4,24 +4,29 @@
  * submit later names the uploads by id together with the same token.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FIELD_MESSAGES, SvcError, UPLOAD_ID } from '@svc/core';
+import { FIELD_MESSAGES, SvcError, UPLOAD_ID, UPLOAD_TOKEN } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { withLimit } from '../http/rate-limit-hooks.js';
-import { createCsrfGate, drainPart } from '../http/multipart-support.js';
+import { createCsrfGate, drainPart, readMultipartFields } from '../http/multipart-support.js';
+import { browserBindingHash, ensureBrowserBinding } from '../security/browser-binding.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { sha256 } from '../security/token-crypto.js';
 import { SERVICE_VERSION } from '../version.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type Params = { handle: string; field: string };
 
-/** SHA-256 of the client's upload token: the owner of what it uploads. */
-function uploadOwner(request: FastifyRequest): { token: string; owner: string } {
+/**
+ * The client's upload token, from the X-Svc-Upload-Token header (or an `uploadToken` field). A
+ * UUID normally; the official client makes `ff-<ms>-<random>` where crypto.randomUUID is missing
+ * (pages on plain http), so any 8-128 URL-safe characters are taken. Case-folded, as UUIDs are.
+ */
+function readUploadToken(request: FastifyRequest, field?: unknown): { token: string; owner: string } {
   const header = request.headers['x-svc-upload-token'];
-  const token = Array.isArray(header) ? header[0] : header;
-  if (!token || !UUID.test(token)) throw new SvcError('PAYLOAD_INVALID', 'Send a UUID in the X-Svc-Upload-Token header.');
+  const token = (Array.isArray(header) ? header[0] : header) ?? (typeof field === 'string' ? field : undefined);
+  if (!token || !UPLOAD_TOKEN.test(token)) {
+    throw new SvcError('PAYLOAD_INVALID', 'Send an upload token (a UUID) in the X-Svc-Upload-Token header.');
+  }
   const lower = token.toLowerCase();
   return { token: lower, owner: sha256(lower) };
 }
@@ -32,7 +37,9 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
   app.post<{ Params: Params }>('/svc/api/forms/:handle/files/:field', hooks, async (request, reply) => {
     const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
     if (!request.isMultipart()) throw new SvcError('MEDIA_TYPE_UNSUPPORTED', 'Send the file as multipart/form-data.');
-    const { token, owner } = uploadOwner(request);
+    const { token, owner } = readUploadToken(request);
+    // The browser that uploads may submit the id without its upload token (contract §7).
+    const binding = browserBindingHash(ensureBrowserBinding(request, reply, ctx.config.csrf));
     const target = ctx.uploads.target(form, request.params.field, null);
     if (!target) throw new SvcError('PAYLOAD_INVALID', `"${request.params.field.slice(0, 64)}" is not a file field of this form.`);
     const gate = createCsrfGate(ctx, request);
@@ -51,7 +58,7 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
         await drainPart(part);
         throw new SvcError('FILE_REJECTED', undefined, { details: [FIELD_MESSAGES.tooManyFiles(target.maxCount)] });
       }
-      result = await ctx.uploads.receive(form, target, { stream: part.file, filename: part.filename }, owner);
+      result = await ctx.uploads.receive(form, target, { stream: part.file, filename: part.filename }, { ownerHash: owner, bindingHash: binding });
     }
     if (result === null) throw new SvcError('PAYLOAD_INVALID', `Send the file in a part named "${target.handle}".`);
     if (!result.ok) {
@@ -71,9 +78,11 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
   app.post<{ Params: Params; Body: unknown }>('/svc/api/forms/:handle/files/:field/delete', hooks, async (request, reply) => {
     const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
-    const { owner } = uploadOwner(request);
+    // JSON `{id}`, form-encoded, or multipart fields `id`, `uploadToken` and the CSRF field, as the
+    // official drag-and-drop extension sends it (contract §7).
+    const body = request.isMultipart() ? await readMultipartFields(request) : (request.body as Record<string, unknown> | undefined);
+    const { owner } = readUploadToken(request, body?.uploadToken);
     const gate = createCsrfGate(ctx, request);
-    const body = request.body as { id?: unknown; [CSRF_FIELD_NAME]?: unknown } | undefined;
     if (typeof body?.[CSRF_FIELD_NAME] === 'string') gate.offer(body[CSRF_FIELD_NAME]);
     gate.require();
     const id = body?.id;

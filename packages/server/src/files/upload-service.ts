@@ -16,7 +16,7 @@ import type { FileStore } from './file-store.js';
 import { FILE_KINDS, type FileKind } from './file-kinds.js';
 import { spoolUpload, type Refusal, type UploadRules } from './upload-receiver.js';
 import * as repo from './upload-repository.js';
-import type { UploadRow } from './upload-repository.js';
+import type { UploadOwner, UploadRow } from './upload-repository.js';
 
 export interface UploadTarget {
   readonly handle: string;
@@ -43,12 +43,12 @@ export interface UploadService {
   /** The rules for files of `handle` (and `column` of a table), or null when it takes no files. */
   target(form: Form, handle: string, column: number | null): UploadTarget | null;
   /** Reads the stream to its end and stores the file, or says why it was refused. */
-  receive(form: Form, target: UploadTarget, file: { stream: Readable; filename: string }, ownerHash: string): Promise<Received>;
+  receive(form: Form, target: UploadTarget, file: { stream: Readable; filename: string }, owner: UploadOwner): Promise<Received>;
   countOwned(form: Form, handle: string, ownerHash: string): Promise<number>;
   /** Deletes an unattached upload of this owner; false when there is none. */
   delete(form: Form, handle: string, id: string, ownerHash: string): Promise<boolean>;
-  /** Unattached uploads of this form among `ids`, optionally of one owner only. */
-  unattached(form: Form, ids: readonly string[], ownerHash?: string): Promise<Map<string, UploadRow>>;
+  /** Unattached uploads of this form among `ids`, optionally of one upload token or browser only. */
+  unattached(form: Form, ids: readonly string[], owner?: Partial<UploadOwner>): Promise<Map<string, UploadRow>>;
   attach(db: Kysely<Database> | Transaction<Database>, submissionId: number, form: Form, ids: readonly string[]): Promise<number>;
   /** Keeps uploads a draft refers to until the draft expires. */
   hold(form: Form, ids: readonly string[], until: Date): Promise<void>;
@@ -135,7 +135,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       return null;
     },
 
-    async receive(form, target, file, ownerHash) {
+    async receive(form, target, file, owner) {
       tmpReady ??= mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
       await tmpReady;
       const name = cleanFileName(file.filename);
@@ -162,7 +162,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
           formId: form.id,
           fieldHandle: target.handle,
           columnIndex: target.column,
-          ownerHash,
+          ...owner,
           storageKey,
           name,
           extension: sniffed.extension,
@@ -187,8 +187,8 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       return true;
     },
 
-    async unattached(form, ids, ownerHash) {
-      const rows = await repo.findUnattached(db, form.id, ids, ownerHash);
+    async unattached(form, ids, owner) {
+      const rows = await repo.findUnattached(db, form.id, ids, owner);
       return new Map(rows.map((row) => [row.publicId, row]));
     },
 

@@ -6,11 +6,12 @@
 import { createHash } from 'node:crypto';
 import { buildConditionals, type Form, type Page, type SubmitField } from '@svc/core';
 import type { SpamFieldNames } from '../security/spam-fields.js';
-import type { CaptchaVerifier } from '../security/captcha-verifier.js';
-import { FILL_TIMESTAMP_PLACEHOLDER } from '../security/fill-timestamps.js';
+import type { ActiveCaptcha, CaptchaVerifier } from '../security/captcha-verifier.js';
+import { FILL_TIMESTAMP_PLACEHOLDER, FILL_TIMESTAMP_SEPARATOR } from '../security/fill-timestamps.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { MINIMUM_CLIENT_VERSION, SCHEMA_VERSION, SERVICE_VERSION } from '../version.js';
 import { buildManifestField, type ManifestField } from './manifest-fields.js';
+import { requiredExtensions } from './manifest-frontend.js';
 
 export const MANIFEST_MAX_AGE = 300;
 
@@ -18,7 +19,14 @@ export interface ManifestOptions {
   readonly csrfEnabled: boolean;
   readonly spamFields: SpamFieldNames;
   readonly captcha: Pick<CaptchaVerifier, 'activeFor'>;
+  /** `files.maxFileSizeKB`: no field takes more, whatever it says. */
+  readonly fileCeilingKB: number;
+  /** `server.publicUrl`: the site's base URL (`site.baseUrl`), or '' to let clients use their own. */
+  readonly publicUrl: string | null;
 }
+
+/** The save-and-continue button label when a submit field enables it without one. */
+const DEFAULT_SAVE_LABEL = 'Save and continue later';
 
 export interface CachedManifest {
   /** The `data` object (the GraphQL headless adapter answers with it). */
@@ -33,7 +41,10 @@ export interface CachedManifest {
 
 /** The manifest body with this response's fill timestamp in place of the placeholder. */
 export function manifestBody(manifest: CachedManifest, timestamp: () => string): string {
-  return manifest.fillTimestamp ? manifest.body.replace(FILL_TIMESTAMP_PLACEHOLDER, timestamp()) : manifest.body;
+  if (!manifest.fillTimestamp) return manifest.body;
+  // One timestamp per response, wherever the placeholder stands (honeypot and javascript test).
+  const stamp = timestamp();
+  return manifest.body.replaceAll(FILL_TIMESTAMP_PLACEHOLDER, stamp);
 }
 
 /** The manifest data with this response's fill timestamp (the GraphQL headless adapter). */
@@ -44,29 +55,49 @@ export function manifestData(manifest: CachedManifest, timestamp: () => string):
 
 export function formEndpoints(form: Form) {
   const base = `/svc/api/forms/${form.handle}`;
+  // Plain file inputs travel only in a multipart submit; everything else is JSON.
+  const multipart = form.fields.some((f) => f.type === 'file' && !f.dragAndDrop);
   return {
     manifest: { method: 'GET', url: `${base}/manifest` },
-    submit: { method: 'POST', url: `${base}/submit`, encodings: ['application/json', 'multipart/form-data'] },
+    submit: {
+      method: 'POST',
+      url: `${base}/submit`,
+      encodings: ['application/json', 'multipart/form-data'],
+      defaultEncoding: multipart ? 'multipart/form-data' : 'application/json',
+    },
   };
 }
 
+function submitFieldOf(page: Page): SubmitField | undefined {
+  return page.rows.flatMap((row) => row.fields).find((f) => f.type === 'submit') as SubmitField | undefined;
+}
+
+/**
+ * Buttons as the official clients read them: `submit` on every page (its label is the Next
+ * button's on earlier pages), `back`, `save` when a submit field enables it, and `next` null.
+ */
 function pageButtons(form: Form, page: Page) {
-  const submit = page.rows.flatMap((row) => row.fields).find((f) => f.type === 'submit') as SubmitField | undefined;
+  const submit = submitFieldOf(page);
   const isLast = page.index === form.pages.length - 1;
   const label = isLast ? (submit?.label ?? 'Submit') : (submit?.labelNext ?? 'Next');
   const back = page.index > 0 && !submit?.disablePrev ? { label: submit?.labelPrev ?? 'Back' } : null;
-  return { submit: { label, position: submit?.position ?? null }, back, save: null };
+  // Save and continue is a form-wide offer: the page's own submit field, else the first that enables it.
+  const saver = submit?.enableSaveButton ? submit : form.pages.map(submitFieldOf).find((f) => f?.enableSaveButton);
+  const save = saver ? { label: saver.saveButtonLabel ?? DEFAULT_SAVE_LABEL } : null;
+  return { submit: { label, position: submit?.position ?? null }, back, save, next: null };
 }
 
 function buildLayout(form: Form) {
   return {
     pages: form.pages.map((page) => ({
+      // Freeform numbers pages; svc's are known by index, so the id is the index counted from 1.
+      id: page.index + 1,
       index: page.index,
       uid: page.uid,
       label: page.label,
       buttons: pageButtons(form, page),
       rows: page.rows
-        .map((row) => ({ id: row.id, fields: row.fields.filter((f) => f.handle !== null).map((f) => f.handle as string) }))
+        .map((row) => ({ id: row.id, uid: row.id, fields: row.fields.filter((f) => f.handle !== null).map((f) => f.handle as string) }))
         .filter((row) => row.fields.length > 0),
     })),
   };
@@ -91,33 +122,55 @@ function buildSecurity(form: Form, options: ManifestOptions) {
         : { name: options.spamFields.honeypotName(form) };
   }
   if (form.settings.spam.javascriptTest) {
+    const value = options.spamFields.javascriptTestValue(form);
     security.javascriptTest = {
       name: options.spamFields.javascriptTestName(form),
-      value: options.spamFields.javascriptTestValue(form),
+      // The official clients echo this value but not the honeypot's timestamp (contract §12), so
+      // with a minimum fill time the value carries the timestamp too.
+      value: form.settings.spam.minimumFillSeconds > 0 ? `${value}${FILL_TIMESTAMP_SEPARATOR}${FILL_TIMESTAMP_PLACEHOLDER}` : value,
     };
   }
   // Only a captcha with keys configured is listed (and then required): contract §2.
   const captcha = options.captcha.activeFor(form);
-  // scriptUrl is what the element loads; reCAPTCHA v3 also names the action tokens are asked for.
-  security.captchas = captcha ? [{ ...captcha }] : [];
+  security.captchas = captcha ? [manifestCaptcha(captcha)] : [];
   return security;
+}
+
+/**
+ * A captcha as Freeform 5 describes it (contract §12): the official extensions match `provider`
+ * exactly (`recaptcha`, with `version` v2-checkbox or v3) and post the token under `name`.
+ * `scriptUrl` is what <svc-form> loads; reCAPTCHA v3 also names the action tokens are asked for.
+ */
+function manifestCaptcha(captcha: ActiveCaptcha) {
+  const { provider, ...rest } = captcha;
+  const shape =
+    provider === 'recaptchaV2' ? { provider: 'recaptcha', version: 'v2-checkbox' }
+    : provider === 'recaptchaV3' ? { provider: 'recaptcha', version: 'v3' }
+    : { provider, version: null };
+  return { ...shape, ...rest, enabled: true, handle: 'captcha' };
 }
 
 export function buildManifestData(form: Form, options: ManifestOptions, generatedAt: string) {
   const fields: Record<string, ManifestField> = {};
-  for (const field of form.fields) fields[field.handle as string] = buildManifestField(field, form.fieldsByHandle);
+  for (const field of form.fields) fields[field.handle as string] = buildManifestField(form, field, options.fileCeilingKB);
   const s = form.settings;
+  const multiPage = form.pages.length > 1;
   return {
     schemaVersion: SCHEMA_VERSION,
     pluginVersion: SERVICE_VERSION,
     minimumClientVersion: MINIMUM_CLIENT_VERSION,
     generatedAt,
-    form: { id: form.id, uid: form.uid, handle: form.handle, name: form.name, hash: form.hash, multiPage: form.pages.length > 1 },
+    // One site: svc has no multi-site content model, but the official clients read these keys.
+    site: { id: 1, handle: 'default', language: 'en-US', baseUrl: options.publicUrl ?? '' },
+    form: { id: form.id, uid: form.uid, handle: form.handle, name: form.name, hash: form.hash, type: 'regular', multiPage },
     endpoints: {
       ...formEndpoints(form),
       csrf: { method: 'GET', url: '/svc/tokens', required: options.csrfEnabled },
     },
     settings: {
+      multiPage,
+      ajax: s.ajaxEnabled,
+      mode: 'public',
       ajaxEnabled: s.ajaxEnabled,
       successBehavior: s.successBehavior,
       successMessage: s.successMessage,
@@ -139,6 +192,7 @@ export function buildManifestData(form: Form, options: ManifestOptions, generate
     conditionals: buildConditionals(form),
     security: buildSecurity(form, options),
     cache: { visibility: 'public', maxAge: MANIFEST_MAX_AGE },
+    requiredExtensions: requiredExtensions(Object.values(fields).map((f) => f.frontend)),
     metadata: {},
   };
 }

@@ -1,9 +1,22 @@
 /**
  * One field of the manifest (contract §2 `fields`): common properties at the top, constraints in
  * `validation`, every type-specific property of interface.md §2.6 in `config` under its GraphQL
- * name. Dynamic-recipient addresses are stripped: only option values ever leave the server.
+ * name, and the Freeform 5 shape the official clients read (§12): the wire `type`, `frontend`,
+ * `attributes {container, label, input}`, `requiredMessage`, options with `default` and
+ * `disabled`. Dynamic-recipient addresses are stripped: only option values ever leave the server.
  */
-import { defaultFieldValue, type Field, type ManifestField } from '@svc/core';
+import {
+  DEFAULT_MAX_RATING,
+  FIELD_MESSAGES,
+  defaultFieldValue,
+  wireFieldType,
+  type Field,
+  type FieldOption,
+  type Form,
+  type ManifestField,
+  type ManifestOption,
+} from '@svc/core';
+import { buildFrontend } from './manifest-frontend.js';
 
 export type { ManifestField };
 
@@ -21,14 +34,32 @@ const CONSTRAINTS = [
   'minDate', 'maxDate',
 ] as const;
 
-export function buildManifestField(field: Field, fieldsByHandle: ReadonlyMap<string, Field>): ManifestField {
+function manifestOptions(options: readonly FieldOption[]): ManifestOption[] {
+  return options.map((o) => ({ value: o.value, label: o.label, checked: o.checked, default: o.checked, disabled: false }));
+}
+
+/**
+ * Options as every client reads them. Opinion scales and ratings are choices too: the official
+ * renderers draw them from `options`, so their scales (or 1..maxValue) are offered there.
+ */
+function optionsOf(field: Field): ManifestOption[] | null {
+  if ('options' in field) return manifestOptions(field.options);
+  if (field.type === 'opinionScale') return manifestOptions(field.scales.map((s) => ({ ...s, checked: s.value === field.value })));
+  if (field.type === 'rating') {
+    const max = field.maxValue ?? DEFAULT_MAX_RATING;
+    return manifestOptions(Array.from({ length: max }, (_, i) => ({ value: String(i + 1), label: String(i + 1), checked: String(i + 1) === field.value })));
+  }
+  return null;
+}
+
+export function buildManifestField(form: Form, field: Field, ceilingKB: number): ManifestField {
   const source = field as unknown as Record<string, unknown>;
   const config: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
     if (!COMMON.has(key) && value !== undefined) config[key] = value;
   }
   if (field.type === 'confirmation') {
-    config.targetFieldHash = fieldsByHandle.get(field.target)?.hash ?? null;
+    config.targetFieldHash = form.fieldsByHandle.get(field.target)?.hash ?? null;
     config.target = field.target;
   }
   if (field.type === 'table') config.tableLayout = JSON.stringify(field.columns);
@@ -39,11 +70,9 @@ export function buildManifestField(field: Field, fieldsByHandle: ReadonlyMap<str
   for (const key of CONSTRAINTS) {
     if (source[key] !== undefined) validation[key] = source[key];
   }
-  const options =
-    'options' in field
-      ? field.options.map((o) => ({ value: o.value, label: o.label, checked: o.checked }))
-      : null;
-  const attributes: Record<string, Readonly<Record<string, string>>> = {};
+  // Freeform names a regex field's message `patternMessage` (contract §2).
+  if (field.type === 'regex' && field.message !== undefined) validation.patternMessage = field.message;
+  const attributes: Record<string, Readonly<Record<string, string>>> = { container: {}, label: {}, input: {} };
   for (const kind of ['input', 'label', 'error', 'instruction'] as const) {
     const map = field[`${kind}Attributes`];
     if (map && Object.keys(map).length > 0) attributes[kind] = map;
@@ -53,16 +82,18 @@ export function buildManifestField(field: Field, fieldsByHandle: ReadonlyMap<str
     uid: field.uid,
     hash: field.hash,
     handle: field.handle as string,
-    type: field.type,
+    type: wireFieldType(field),
     label: field.label,
     instructions: field.instructions ?? null,
     required: field.required ?? false,
+    requiredMessage: FIELD_MESSAGES.required,
     defaultValue: defaultFieldValue(field),
     placeholder: typeof source.placeholder === 'string' ? source.placeholder : null,
     pageIndex: field.pageIndex,
     validation,
-    options,
+    options: optionsOf(field),
     config,
     attributes,
+    frontend: buildFrontend(form, field, config, ceilingKB),
   };
 }

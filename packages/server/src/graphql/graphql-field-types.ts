@@ -15,7 +15,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLOutputType,
 } from 'graphql';
-import { FIELD_TYPES, type AttributeMap, type Field, type FieldType, type Form } from '@svc/core';
+import { FIELD_TYPES, wireFieldType, type AttributeMap, type Field, type FieldType, type Form } from '@svc/core';
 import { attributeList, OpinionScale, Option } from './graphql-helper-types.js';
 import { deprecatedAlias } from './graphql-deprecated-names.js';
 import { materialize, schemaFields, type View } from './graphql-views.js';
@@ -59,7 +59,7 @@ function intProp(name: string, description: string): FieldConfig {
 
 const baseFields = (): GraphQLFieldConfigMap<FieldSource, SvcGraphqlContext> => ({
   id: { type: GraphQLInt, description: 'ID', resolve: ({ field }) => field.id },
-  type: { type: GraphQLString, description: 'Field type, e.g. text', resolve: ({ field }) => field.type },
+  type: { type: GraphQLString, description: 'Field type as Freeform 5 names it, e.g. text, dropdown, radios, file-dnd', resolve: ({ field }) => wireFieldType(field) },
   label: { type: GraphQLString, description: 'Label', resolve: ({ field }) => field.label },
   hash: { type: GraphQLString, description: 'Unique field hash', resolve: ({ field }) => field.hash },
   handle: { type: GraphQLString, description: 'Handle; null for a submit field', resolve: ({ field }) => field.handle },

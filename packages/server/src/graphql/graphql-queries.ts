@@ -8,6 +8,7 @@ import { JsonScalar } from './graphql-scalars.js';
 import type { SvcGraphqlContext } from './graphql-context.js';
 import { csrfFromToken } from './graphql-errors.js';
 import { manifestData } from '../forms/manifest-builder.js';
+import { readBrowserBinding } from '../security/browser-binding.js';
 
 interface FormArgs {
   readonly id?: readonly number[] | null;
@@ -109,26 +110,28 @@ export function headlessMutationFields(): GraphQLFieldConfigMap<unknown, SvcGrap
   return {
     svcHeadlessSubmit: {
       type: JsonScalar,
-      description: 'The REST submit (any intent) answered with the REST submit object.',
+      description: 'The REST submit (any intent; `submit` when omitted) answered with the REST submit object.',
       args: {
         handle: { type: new GraphQLNonNull(GraphQLString) },
-        intent: { type: new GraphQLNonNull(GraphQLString) },
+        // contract §11: optional, as the official React demo declares `$intent: String`.
+        intent: { type: GraphQLString, defaultValue: 'submit' },
         values: { type: JsonScalar },
         meta: { type: JsonScalar },
         context: { type: JsonScalar },
         csrfToken: { type: GraphQLString },
       },
-      resolve: async (_r, args: { handle: string; intent: string; values?: unknown; meta?: unknown; context?: unknown; csrfToken?: string | null }, ctx) => {
+      resolve: async (_r, args: { handle: string; intent?: string | null; values?: unknown; meta?: unknown; context?: unknown; csrfToken?: string | null }, ctx) => {
         const { app, principal, request } = ctx.svc;
         const form = app.forms.get(args.handle);
         if (!form || !principal.canSubmit(args.handle)) throw new SvcError('FORM_NOT_FOUND', `Form "${args.handle.slice(0, 100)}" not found.`);
-        const body: Record<string, unknown> = { intent: args.intent, values: args.values ?? {} };
+        const body: Record<string, unknown> = { intent: args.intent ?? 'submit', values: args.values ?? {} };
         if (args.meta !== undefined && args.meta !== null) body.meta = args.meta;
         if (args.context !== undefined && args.context !== null) body.context = args.context;
         const result = await submitForm(app.submit, form, {
           request: parseSubmitRequest(body),
           csrf: principal.token ? 'trusted' : csrfFromToken(ctx, args.csrfToken ?? undefined),
           ip: request?.ip ?? null,
+          browser: request ? readBrowserBinding(request, app.config.csrf) : undefined,
         });
         return result.body;
       },

@@ -9,7 +9,7 @@ import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
 import { SvcError } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { createHeadlessGuard, preflightHandler } from '../http/cors-hooks.js';
-import { readCookie } from '../http/cookie-reader.js';
+import { ensureBrowserBinding } from '../security/browser-binding.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { createAccessControl, type Principal } from './graphql-access.js';
 import { buildSvcSchema } from './graphql-schema.js';
@@ -32,17 +32,7 @@ function csrfIssuer(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
   return () => {
     const tokens = ctx.csrf;
     if (!tokens) return null;
-    binding ??= readCookie(request, ctx.config.csrf.cookieName);
-    if (!tokens.isBinding(binding)) {
-      binding = tokens.newBinding();
-      reply.setCookie(ctx.config.csrf.cookieName, binding, {
-        path: '/',
-        httpOnly: true,
-        sameSite: ctx.config.csrf.sameSite,
-        secure: request.protocol === 'https' || ctx.config.csrf.sameSite === 'none',
-        maxAge: ctx.config.csrf.ttlMinutes * 60,
-      });
-    }
+    binding ??= ensureBrowserBinding(request, reply, ctx.config.csrf);
     return { name: CSRF_FIELD_NAME, value: tokens.issue(binding, ctx.submit.now().getTime()) };
   };
 }

@@ -1,4 +1,4 @@
-/** Scalars of the svc schema: DateTime (ISO-8601 text) and JSON (the headless adapters' payloads). */
+/** Scalars of the svc schema: DateTime (ISO-8601 text) and SvcJson (the headless adapters' payloads). */
 import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
 export const DateTimeScalar = new GraphQLScalarType({
@@ -34,7 +34,8 @@ function literalToJson(node: ValueNode, variables: Record<string, unknown> | nul
 }
 
 export const JsonScalar = new GraphQLScalarType({
-  name: 'JSON',
+  // contract §11: the official React demo declares its variables as FreeformJson, branded SvcJson.
+  name: 'SvcJson',
   description: 'Any JSON value; the headless adapters carry the REST manifest and submit objects in it.',
   serialize: (value) => value,
   parseValue: (value) => value,

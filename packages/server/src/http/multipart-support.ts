@@ -61,3 +61,19 @@ export function createCsrfGate(ctx: Pick<AppContext, 'csrf' | 'config' | 'submit
     },
   };
 }
+
+/**
+ * The text fields of a small multipart body that carries no files (the drag-and-drop delete):
+ * first value per name; a file part is refused.
+ */
+export async function readMultipartFields(request: FastifyRequest): Promise<Record<string, string>> {
+  const fields: Record<string, string> = {};
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      await drainPart(part);
+      throw new SvcError('PAYLOAD_INVALID', 'This request takes no files.');
+    }
+    if (typeof part.value === 'string' && !Object.hasOwn(fields, part.fieldname)) fields[part.fieldname] = part.value;
+  }
+  return fields;
+}

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/app-context.js';
 import { CSRF_FIELD_NAME } from './csrf-tokens.js';
-import { readCookie } from '../http/cookie-reader.js';
+import { ensureBrowserBinding } from './browser-binding.js';
 import { withLimit } from '../http/rate-limit-hooks.js';
 
 export async function csrfRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -11,18 +11,7 @@ export async function csrfRoutes(app: FastifyInstance, ctx: AppContext): Promise
     reply.header('Cache-Control', 'no-store');
     const tokens = ctx.csrf;
     if (!tokens) return {};
-    let binding = readCookie(request, settings.cookieName);
-    if (!tokens.isBinding(binding)) {
-      binding = tokens.newBinding();
-      reply.setCookie(settings.cookieName, binding, {
-        path: '/',
-        httpOnly: true,
-        sameSite: settings.sameSite,
-        // SameSite=None is only honoured on Secure cookies.
-        secure: request.protocol === 'https' || settings.sameSite === 'none',
-        maxAge: settings.ttlMinutes * 60,
-      });
-    }
+    const binding = ensureBrowserBinding(request, reply, settings);
     return { csrf: { name: CSRF_FIELD_NAME, value: tokens.issue(binding, ctx.submit.now().getTime()) } };
   });
 }

@@ -4,6 +4,7 @@
  * Any instance holding the secret verifies any other's token; nothing is stored.
  */
 import { deriveKey, hmac, randomToken, safeEqual } from './token-crypto.js';
+import { isBrowserBinding, newBrowserBinding } from './browser-binding.js';
 
 export const CSRF_FIELD_NAME = 'SVC_CSRF_TOKEN';
 
@@ -18,10 +19,9 @@ export interface CsrfTokens {
 export function createCsrfTokens(secret: string, ttlMinutes: number): CsrfTokens {
   const key = deriveKey(secret, 'csrf');
   const ttlMs = ttlMinutes * 60_000;
-  const isBinding = (value: string | undefined): value is string =>
-    typeof value === 'string' && /^[A-Za-z0-9_-]{22}$/.test(value);
+  const isBinding = isBrowserBinding;
   return {
-    newBinding: () => randomToken(16),
+    newBinding: newBrowserBinding,
     isBinding,
     issue(binding, now = Date.now()) {
       const issued = now.toString(36);

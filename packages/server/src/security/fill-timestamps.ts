@@ -10,6 +10,12 @@ import { deriveKey, hmac, safeEqual } from './token-crypto.js';
 /** The placeholder the cached manifest bytes hold where each response splices a fresh timestamp. */
 export const FILL_TIMESTAMP_PLACEHOLDER = '__svc_fill_timestamp__';
 
+/**
+ * Between the javascript test's value and the timestamp it also carries; never in either part
+ * (the value is base64url, the timestamp base36 and hex).
+ */
+export const FILL_TIMESTAMP_SEPARATOR = '~';
+
 export interface FillTimestamps {
   issue(form: Form, now: number): string;
   /** Seconds since issue, or null when the timestamp is missing, forged or for another form. */

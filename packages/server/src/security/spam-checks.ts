@@ -7,7 +7,7 @@ import type { Form } from '@svc/core';
 import type { SubmitMeta } from '../submissions/submit-request.js';
 import type { SpamFieldNames } from './spam-fields.js';
 import { safeEqual } from './token-crypto.js';
-import type { FillTimestamps } from './fill-timestamps.js';
+import { FILL_TIMESTAMP_SEPARATOR, type FillTimestamps } from './fill-timestamps.js';
 
 export type SpamReason = 'honeypot' | 'javascript_test' | 'fill_time';
 
@@ -26,19 +26,18 @@ export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames, 
     // Absent, renamed or filled in: a real client copies the manifest's name and leaves it empty.
     if (!honeypot || honeypot.name !== names.honeypotName(form) || honeypot.value !== '') reasons.push('honeypot');
   }
+  // The javascript test's value may carry the fill timestamp after a separator (manifest-builder.ts).
+  const [testValue = '', carriedTimestamp] = (meta.javascriptTest?.value ?? '').split(FILL_TIMESTAMP_SEPARATOR, 2);
   if (spam.javascriptTest && options.javascriptTest) {
     const test = meta.javascriptTest;
-    if (
-      !test ||
-      test.name !== names.javascriptTestName(form) ||
-      !safeEqual(test.value, names.javascriptTestValue(form))
-    ) {
+    if (!test || test.name !== names.javascriptTestName(form) || !safeEqual(testValue, names.javascriptTestValue(form))) {
       reasons.push('javascript_test');
     }
   }
   const minimum = spam.minimumFillSeconds;
   if (minimum > 0 && options.fillTime) {
-    const age = options.fillTime.timestamps.age(form, meta.honeypot?.timestamp, options.fillTime.now);
+    const timestamp = meta.honeypot?.timestamp ?? carriedTimestamp;
+    const age = options.fillTime.timestamps.age(form, timestamp, options.fillTime.now);
     // Missing, forged, or sooner than a person could fill the form in.
     if (age === null || age < minimum) reasons.push('fill_time');
   }

@@ -41,6 +41,8 @@ export interface SubmissionsTable {
   ip_hash: string | null;
   /** JSON object handle -> normalised value. */
   values: string;
+  /** JSON `{name, version, sourceUrl}` the client sent (contract §1), or null. */
+  client: string | null;
   finished: number;
   created_at: string;
   updated_at: string;
@@ -79,6 +81,8 @@ export interface FilesTable {
   column_index: number | null;
   /** SHA-256 of the client's upload token (drag and drop) or of a per-request secret (multipart). */
   owner_hash: string;
+  /** SHA-256 of the uploading browser's CSRF binding cookie (drag and drop), or null. */
+  binding_hash: string | null;
   /** Server-chosen key in the file store. */
   storage_key: string;
   /** The client's file name, kept only as metadata. */

@@ -9,6 +9,8 @@ import * as createDraftsAndIdempotency from './migrations/202611221000-create-dr
 import * as addSubmissionIpHash from './migrations/202611221100-add-submission-ip-hash.js';
 import * as createFiles from './migrations/202611230900-create-files.js';
 import * as createDeliveries from './migrations/202611231000-create-deliveries.js';
+import * as addSubmissionClient from './migrations/202611241000-add-submission-client.js';
+import * as addUploadBinding from './migrations/202611241010-add-upload-binding.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -21,6 +23,8 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611221100-add-submission-ip-hash': addSubmissionIpHash,
   '202611230900-create-files': createFiles,
   '202611231000-create-deliveries': createDeliveries,
+  '202611241000-add-submission-client': addSubmissionClient,
+  '202611241010-add-upload-binding': addUploadBinding,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

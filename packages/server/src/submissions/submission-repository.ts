@@ -15,6 +15,15 @@ export interface NewSubmission {
   readonly ipHash?: string | null;
   readonly values: Values;
   readonly createdAt: string;
+  /** What the client said of itself (contract §1); null when it said nothing. */
+  readonly client?: SubmissionClient | null;
+}
+
+/** The client name and version and the source page a submit carried (`meta`, `context`). */
+export interface SubmissionClient {
+  readonly name: string | null;
+  readonly version: string | null;
+  readonly sourceUrl: string | null;
 }
 
 export interface StoredSubmission extends NewSubmission {
@@ -38,6 +47,7 @@ function submissionRow(row: NewSubmission) {
     ip: row.ip,
     ip_hash: row.ipHash ?? null,
     values: JSON.stringify(row.values),
+    client: row.client ? JSON.stringify(row.client) : null,
     finished: 1,
     created_at: row.createdAt,
     updated_at: row.createdAt,
@@ -78,10 +88,15 @@ export async function findSubmission(db: Db, id: number): Promise<StoredSubmissi
     spamReasons: JSON.parse(row.spam_reasons) as string[],
     ip: row.ip,
     values: JSON.parse(row.values) as Values,
+    client: parseSubmissionClient(row.client),
     finished: row.finished === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+export function parseSubmissionClient(text: string | null): SubmissionClient | null {
+  return text ? (JSON.parse(text) as SubmissionClient) : null;
 }
 
 /** Submissions that count against limits: not spam, optionally since a time and from one IP. */

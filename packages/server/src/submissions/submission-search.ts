@@ -4,6 +4,7 @@
  * key plus `id`, so rows inserted or deleted meanwhile never shift a page (no duplicates, no gaps).
  * The same query serves both dialects (timestamps are ISO text, JSON is text).
  */
+import { parseSubmissionClient, type SubmissionClient } from './submission-repository.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
@@ -44,9 +45,11 @@ export interface SubmissionRecord {
   readonly values: Values;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** The client name and version and the source page it reported (contract §1), or null. */
+  readonly client: SubmissionClient | null;
 }
 
-const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at'] as const;
+const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at', 'client'] as const;
 
 export function toRecord(row: {
   id: number;
@@ -59,6 +62,7 @@ export function toRecord(row: {
   values: string;
   created_at: string;
   updated_at: string;
+  client: string | null;
 }): SubmissionRecord {
   return {
     id: Number(row.id),
@@ -71,6 +75,7 @@ export function toRecord(row: {
     values: JSON.parse(row.values) as Values,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    client: parseSubmissionClient(row.client),
   };
 }
 

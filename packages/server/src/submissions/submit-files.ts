@@ -1,7 +1,8 @@
 /**
  * The file steps of the submit pipeline (contract §7). Upload ids a client posts must be its
  * own: uploaded in this very multipart request, or by drag and drop under the request's
- * `context.uploadToken`. Ids carried forward in a state token or a draft were checked when they
+ * `context.uploadToken`, or, when the request names no upload token (the official client never
+ * does), by drag and drop from the same browser (its binding cookie). Ids carried forward in a state token or a draft were checked when they
  * were posted, so they only need to still exist. Nothing here trusts an id for more than that.
  */
 import type { Form } from '@svc/core';
@@ -78,6 +79,7 @@ export async function checkUploads(
   readHandles: ReadonlySet<string>,
   received: ReceivedUploads | undefined,
   carried: Readonly<Record<string, unknown>>,
+  browserHash: string | null,
 ): Promise<Record<string, string[]>> {
   const errors: Record<string, string[]> = {};
   for (const [handle, messages] of Object.entries(received?.errors ?? {})) for (const m of messages) addError(errors, handle, m);
@@ -86,8 +88,8 @@ export async function checkUploads(
   const rows = await uploads.unattached(form, allIds(slots));
   const posted = new Set(allIds(fileSlots(form, request.values, readHandles)));
   const token = request.context.uploadToken;
-  const owner = token ? sha256(token.toLowerCase()) : null;
-  const ownedByToken = owner ? new Set((await uploads.unattached(form, [...posted], owner)).keys()) : new Set<string>();
+  const owner = token ? { ownerHash: sha256(token.toLowerCase()) } : browserHash ? { bindingHash: browserHash } : null;
+  const ownedByClient = owner && posted.size > 0 ? new Set((await uploads.unattached(form, [...posted], owner)).keys()) : new Set<string>();
   // Ids the state token or draft already carries were checked when first posted; a client that
   // posts them again (after `back`, or on a resumed page) is not claiming anything new.
   const vetted = new Set(allIds(fileSlots(form, carried)));
@@ -96,9 +98,9 @@ export async function checkUploads(
       const row = rows.get(id);
       if (!row || row.fieldHandle !== slot.handle || row.columnIndex !== slot.column) {
         addError(errors, slot.handle, 'An uploaded file is no longer available; please upload it again');
-      } else if (posted.has(id) && !received?.ids.has(id) && !ownedByToken.has(id) && !vetted.has(id)) {
-        // contract §7: ids of another upload token are a field error.
-        addError(errors, slot.handle, 'An uploaded file does not belong to this upload token');
+      } else if (posted.has(id) && !received?.ids.has(id) && !ownedByClient.has(id) && !vetted.has(id)) {
+        // contract §7: ids of another upload token (or, without one, another browser) are a field error.
+        addError(errors, slot.handle, token ? 'An uploaded file does not belong to this upload token' : 'An uploaded file was not uploaded from this browser; please upload it again');
       }
     }
   }

@@ -17,7 +17,7 @@ import type { StateTokens } from './state-token.js';
 import type { SubmitRequest } from './submit-request.js';
 import { submitResult, type SubmitResult } from './submit-response.js';
 import { renderSubmissionTitle } from './submission-title.js';
-import { countLimitedSubmissions, insertSubmission } from './submission-repository.js';
+import { countLimitedSubmissions, insertSubmission, type SubmissionClient } from './submission-repository.js';
 import type { SpamLists } from '../security/spam-lists.js';
 import type { CaptchaVerifier } from '../security/captcha-verifier.js';
 import type { FillTimestamps } from '../security/fill-timestamps.js';
@@ -26,6 +26,7 @@ import { formError, loadState, mergeValues, normaliseAll, readHandles, resultPar
 import type { UploadService } from '../files/upload-service.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
 import { allIds, checkUploads, fileSlots, type ReceivedUploads } from './submit-files.js';
+import { browserBindingHash } from '../security/browser-binding.js';
 
 export interface SubmitServices {
   readonly db: Kysely<Database>;
@@ -65,6 +66,8 @@ export interface SubmitInput {
   readonly javascriptTest?: boolean;
   /** Files a multipart submit streamed in before the pipeline ran (contract §7). */
   readonly uploads?: ReceivedUploads;
+  /** The browser's binding cookie: it may claim its own drag-and-drop uploads (contract §7). */
+  readonly browser?: string;
 }
 
 const FILES_GONE = 'An uploaded file is no longer available; please upload it again';
@@ -77,7 +80,16 @@ function assertCsrf(services: SubmitServices, input: SubmitInput): void {
   if (!services.csrf.verify(input.csrf.binding, input.csrf.token, services.now().getTime())) throw new SvcError('CSRF_INVALID');
 }
 
-async function persist(services: SubmitServices, form: Form, values: Values, spamReasons: readonly string[], ip: string | null, date: Date) {
+/** What the client said of itself, as stored (contract §1); null when it said nothing. */
+function clientOf(request: SubmitRequest): SubmissionClient | null {
+  const { client, clientVersion } = request.meta;
+  const { sourceUrl } = request.context;
+  if (client === undefined && clientVersion === undefined && sourceUrl === undefined) return null;
+  return { name: client ?? null, version: clientVersion ?? null, sourceUrl: sourceUrl ?? null };
+}
+
+async function persist(services: SubmitServices, step: Step, values: Values, spamReasons: readonly string[], ip: string | null, date: Date) {
+  const { form } = step;
   const uid = randomUUID();
   const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
   const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values };
@@ -105,6 +117,7 @@ async function persist(services: SubmitServices, form: Form, values: Values, spa
     ipHash: ip ? services.ipHash(ip) : null,
     values,
     createdAt: date.toISOString(),
+    client: clientOf(step.request),
   };
   const fileIds = allIds(fileSlots(form, values));
   if (fileIds.length === 0 && !notify) return { id: await insertSubmission(services.db, row), uid, token };
@@ -228,7 +241,7 @@ async function submitWhole(
     if (form.settings.spam.behavior === 'display_errors') return spamRejected(services, step, now);
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
     const stored = withoutBadFiles(storedValues(form, normalised, visibility, values), fileErrors);
-    return submitted(services, step, await persist(services, form, stored, spamReasons, input.ip, date), stored, date);
+    return submitted(services, step, await persist(services, step, stored, spamReasons, input.ip, date), stored, date);
   }
   const captcha = await services.captcha.verify(form, request.meta.captchas, input.ip);
   if (captcha !== 'ok') {
@@ -258,7 +271,7 @@ async function submitWhole(
   const stored = storedValues(form, normalised, visibility, values);
   let submission: Awaited<ReturnType<typeof persist>>;
   try {
-    submission = await persist(services, form, stored, [], input.ip, date);
+    submission = await persist(services, step, stored, [], input.ip, date);
   } catch (error) {
     if (!(error instanceof FilesGone)) throw error;
     return submitResult('validation_failed', {
@@ -274,17 +287,23 @@ async function submitWhole(
 
 async function runSteps(services: SubmitServices, form: Form, input: SubmitInput): Promise<SubmitResult> {
   const date = services.now();
-  const now = date.getTime();
   const { request } = input;
-  const wholeForm = input.wholeForm === true;
-
   let draft: LoadedDraft | null = null;
   const { draftToken, draftKey } = request.context;
   if (draftToken !== undefined || draftKey !== undefined) {
     draft = draftToken && draftKey ? await services.drafts.load(form, draftToken, draftKey, date) : null;
-    // Unknown token and wrong key answer alike: no oracle (contract §5).
-    if (!draft) return formError('context_invalid', form, 'The saved draft could not be found or has expired.');
   }
+  // contract §5: a draft that cannot be loaded is passed over, as Freeform does, with one warning
+  // that reads the same for an unknown token and a wrong key (no oracle).
+  const result = await runLoaded(services, form, input, draft, date);
+  if (draft || (draftToken === undefined && draftKey === undefined)) return result;
+  return { ...result, body: { ...result.body, warnings: [...result.body.warnings, 'draft_not_loaded'] } };
+}
+
+async function runLoaded(services: SubmitServices, form: Form, input: SubmitInput, draft: LoadedDraft | null, date: Date): Promise<SubmitResult> {
+  const now = date.getTime();
+  const { request } = input;
+  const wholeForm = input.wholeForm === true;
   const loaded = loadState(services.stateTokens, form, request, { wholeForm, draft, now });
   if ('httpStatus' in loaded) return loaded;
   const step: Step = {
@@ -292,10 +311,11 @@ async function runSteps(services: SubmitServices, form: Form, input: SubmitInput
     request,
     multiPage: form.pages.length > 1 && !wholeForm,
     state: loaded,
-    raw: mergeValues(form, loaded, request.values, { wholeForm, keepLoaded: draft !== null }),
+    // saveDraft keeps what the person typed on every page: the official client posts all values.
+    raw: mergeValues(form, loaded, request.values, { wholeForm: wholeForm || request.intent === 'saveDraft', keepLoaded: draft !== null }),
   };
 
-  const fileErrors = request.intent === 'back' ? {} : await checkUploads(services.uploads, form, request, step.raw, readHandles(step), input.uploads, step.state.values);
+  const fileErrors = request.intent === 'back' ? {} : await checkUploads(services.uploads, form, request, step.raw, readHandles(step), input.uploads, step.state.values, browserBindingHash(input.browser));
   if (request.intent === 'saveDraft') return saveDraft(services, step, input, draft, date, fileErrors);
   if (request.intent === 'submit') return submitWhole(services, step, input, draft, date, fileErrors);
 

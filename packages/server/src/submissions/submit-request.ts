@@ -1,6 +1,7 @@
 /**
- * The submit body of interface.md §4.2 and contract §4, checked strictly: a client bug shows up as
- * a clear 400 with the offending key, never as a half-understood submission.
+ * The submit body of interface.md §4.2 and contract §4. The top level is checked strictly (a
+ * client bug shows up as a clear 400 with the offending key), but keys inside `meta` and `context`
+ * that svc does not use are ignored (contract §1): the official clients add their own there.
  */
 import { SvcError } from '@svc/core';
 
@@ -22,6 +23,9 @@ export interface SubmitMeta {
   readonly javascriptTest?: NameValue;
   readonly captchas?: readonly NameValue[];
   readonly idempotencyKey?: string;
+  /** The client package that sent the request (`meta.client`), kept with the submission. */
+  readonly client?: string;
+  readonly clientVersion?: string;
 }
 
 export interface SubmitContextInput {
@@ -29,6 +33,10 @@ export interface SubmitContextInput {
   readonly draftToken?: string;
   readonly draftKey?: string;
   readonly uploadToken?: string;
+  /** The page the form was on (`context.sourceUrl`), kept with the submission as text. */
+  readonly sourceUrl?: string;
+  /** A profile's signed link token (contract §9). */
+  readonly token?: string;
 }
 
 export interface SubmitRequest {
@@ -39,8 +47,10 @@ export interface SubmitRequest {
 }
 
 const TOP_LEVEL = new Set(['values', 'intent', 'meta', 'context', 'properties']);
-const META_KEYS = new Set(['honeypot', 'javascriptTest', 'captchas', 'captcha', 'idempotencyKey']);
-const CONTEXT_KEYS = new Set(['stateToken', 'draftToken', 'draftKey', 'uploadToken', 'token']);
+const CONTEXT_KEYS = ['stateToken', 'draftToken', 'draftKey', 'uploadToken', 'token', 'sourceUrl'] as const;
+/** Caps for what is stored as given: names and versions are short, a URL may be long but bounded. */
+const CLIENT_TEXT_MAX = 100;
+const SOURCE_URL_MAX = 2048;
 
 function invalid(message: string): SvcError {
   return new SvcError('PAYLOAD_INVALID', message);
@@ -57,16 +67,17 @@ function readNameValue(value: unknown, path: string): NameValue {
   return { name: value.name, value: value.value };
 }
 
-function readStrings<K extends string>(source: Record<string, unknown>, keys: ReadonlySet<K>, path: string) {
-  for (const key of Object.keys(source)) {
-    if (!keys.has(key as K)) throw invalid(`Unknown key ${path}.${key}.`);
-  }
+/** A client-named text kept with the submission: a string, trimmed to `max`, else nothing. */
+function readClientText(value: unknown, max: number): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  // Control characters have no place in a name, version or URL; they would only confuse a log or a CSV.
+  const text = value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, max);
+  return text === '' ? undefined : text;
 }
 
 function readMeta(value: unknown): SubmitMeta {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw invalid('meta must be an object.');
-  readStrings(value, META_KEYS, 'meta');
   const meta: { -readonly [K in keyof SubmitMeta]: SubmitMeta[K] } = {};
   if (value.honeypot !== undefined) {
     const honeypot = readNameValue(value.honeypot, 'meta.honeypot');
@@ -90,16 +101,25 @@ function readMeta(value: unknown): SubmitMeta {
     }
     meta.idempotencyKey = value.idempotencyKey;
   }
+  const client = readClientText(value.client, CLIENT_TEXT_MAX);
+  if (client !== undefined) meta.client = client;
+  const clientVersion = readClientText(value.clientVersion, CLIENT_TEXT_MAX);
+  if (clientVersion !== undefined) meta.clientVersion = clientVersion;
   return meta;
 }
 
 function readContext(value: unknown): SubmitContextInput {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) throw invalid('context must be an object.');
-  readStrings(value, CONTEXT_KEYS, 'context');
   const context: Record<string, string> = {};
-  for (const [key, entry] of Object.entries(value)) {
+  for (const key of CONTEXT_KEYS) {
+    const entry = value[key];
     if (entry === null || entry === undefined) continue;
+    if (key === 'sourceUrl') {
+      const url = readClientText(entry, SOURCE_URL_MAX);
+      if (url !== undefined) context.sourceUrl = url;
+      continue;
+    }
     if (typeof entry !== 'string' || entry.length > 64_000) throw invalid(`context.${key} must be a string.`);
     context[key] = entry;
   }

@@ -35,6 +35,7 @@ export interface SubmitResultParts {
   readonly draft?: SubmitBody['draft'];
   readonly fieldErrors?: Readonly<Record<string, readonly string[]>>;
   readonly formErrors?: readonly string[];
+  readonly warnings?: SubmitBody['warnings'];
 }
 
 export function submitResult(status: SubmitStatus, parts: SubmitResultParts): SubmitResult {
@@ -52,6 +53,7 @@ export function submitResult(status: SubmitStatus, parts: SubmitResultParts): Su
       state: { values: parts.values, pageIndex: parts.pageIndex, token: parts.stateToken },
       draft: parts.draft ?? null,
       errors: { fields: parts.fieldErrors ?? {}, form: parts.formErrors ?? [] },
+      warnings: parts.warnings ?? [],
     },
   };
 }

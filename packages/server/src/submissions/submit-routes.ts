@@ -4,6 +4,7 @@ import { SvcError } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { readCookie } from '../http/cookie-reader.js';
+import { readBrowserBinding } from '../security/browser-binding.js';
 import { withLimit } from '../http/rate-limit-hooks.js';
 import { parseSubmitRequest } from './submit-request.js';
 import { submitForm, type SubmitInput } from './submit-pipeline.js';
@@ -30,6 +31,7 @@ export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promi
         const token = request.headers['x-csrf-token'];
         csrf = { binding: readCookie(request, ctx.config.csrf.cookieName), token: Array.isArray(token) ? token[0] : token };
       }
+      const browser = readBrowserBinding(request, ctx.config.csrf);
       const submitRequest = parseSubmitRequest(body);
       const idempotencyKey = request.headers['idempotency-key'];
       if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(idempotencyKey))) {
@@ -41,6 +43,7 @@ export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promi
         ip: request.ip,
         idempotencyKey,
         ...(uploads ? { uploads } : {}),
+        ...(browser ? { browser } : {}),
       });
       return reply.code(result.httpStatus).header('Cache-Control', 'no-store').send(result.body);
     },

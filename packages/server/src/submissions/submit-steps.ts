@@ -94,9 +94,10 @@ function isShown(field: Field, visibility: Visibility): boolean {
   return !visibility.hiddenPages.has(field.pageIndex) && !visibility.hiddenFields.has(field.handle as string);
 }
 
-/** Handles whose posted values this step reads: the current page's, or every field's. */
+/** Handles whose posted values this step reads: the current page's, or every field's (saveDraft too). */
 export function readHandles(step: Step): Set<string> {
-  return new Set(step.form.fields.filter((f) => !step.multiPage || f.pageIndex === step.state.pageIndex).map((f) => f.handle as string));
+  const all = !step.multiPage || step.request.intent === 'saveDraft';
+  return new Set(step.form.fields.filter((f) => all || f.pageIndex === step.state.pageIndex).map((f) => f.handle as string));
 }
 
 /** Validates the fields in scope; `extra` errors (files) count only for fields in scope and shown. */
