@@ -51,8 +51,10 @@ export function formFromManifest(manifest: Manifest): ClientForm {
           type === 'opinionScale' || type === 'rating'
             ? undefined
             : m.options?.map(({ value, label, checked }) => (type === 'dynamicRecipients' ? { value, label, checked, recipients: [] } : { value, label, checked }));
+        // Unset interface properties arrive as null; the core reads absence, not null.
+        const config = Object.fromEntries(Object.entries(m.config).filter(([, value]) => value !== null));
         const field = {
-          ...m.config,
+          ...config,
           ...m.validation,
           type,
           handle: m.handle,

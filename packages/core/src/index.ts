@@ -7,3 +7,4 @@ export type { ManifestField, ManifestFieldFrontend, ManifestOption, SubmitBody, 
 export { FILE_DND_WIRE_TYPE, WIRE_FIELD_TYPES, fieldTypeFromWire, wireFieldType } from './wire-field-types.js';
 export { DEFAULT_MAX_RATING } from './fields/misc-field-types.js';
 export { acceptForFileKinds } from './fields/file-accept.js';
+export { INTERFACE_FIELD_PROPERTIES, MANIFEST_TOP_LEVEL_PROPERTIES } from './interface-field-properties.js';

@@ -10,6 +10,9 @@ import { createDatabase, type DatabaseHandle } from './storage/database-factory.
 import { migrateToLatest } from './storage/migration-runner.js';
 import { createFormRegistry } from './forms/form-registry.js';
 import { createManifestCache } from './forms/manifest-builder.js';
+import { registerJsonBodyParser } from './http/json-body-parser.js';
+import { answerClientError, limitConnectionsPerClient, serverTimeouts } from './http/connection-guards.js';
+import { collectRouteMethods } from './http/route-methods.js';
 import { manifestRoutes } from './forms/manifest-routes.js';
 import { createCsrfTokens } from './security/csrf-tokens.js';
 import { csrfRoutes } from './security/csrf-routes.js';
@@ -80,6 +83,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const app = Fastify({
       logger: options.logger ?? { level: config.log.level },
       bodyLimit: config.server.bodyLimitKB * 1024,
+      ...serverTimeouts(config.server),
+      clientErrorHandler: answerClientError,
       trustProxy: config.server.trustProxy,
       genReqId: () => randomUUID(),
       requestIdHeader: false,
@@ -96,6 +101,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     // text/plain is the one body type a browser sends cross-origin without a preflight; svc never
     // accepts it, so it must be refused as a type, not parsed.
     app.removeContentTypeParser('text/plain');
+    registerJsonBodyParser(app);
+    limitConnectionsPerClient(app.server, config.server.maxConnectionsPerClient);
+    const routeMethods = collectRouteMethods(app);
     const csrf = config.csrf.enabled ? createCsrfTokens(secret, config.csrf.ttlMinutes) : null;
     const spamFields = createSpamFieldNames(secret);
     const captcha = createCaptchaVerifier(config.captcha);
@@ -190,7 +198,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
     // Cookies are parsed only by the routes that read one (readCookie), not on every request.
     await app.register(cookie, { hook: false });
-    registerErrorBoundary(app, () => !config.headless.enabled);
+    registerErrorBoundary(app, () => !config.headless.enabled, routeMethods);
     for (const path of CORS_PATHS) {
       const scope = path === '/svc/tokens' ? 'all' : 'form';
       app.options(path, { config: { cors: scope }, onRequest: context.guard }, preflightHandler(cors));

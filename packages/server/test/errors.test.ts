@@ -165,10 +165,17 @@ describe('refusals over HTTP', () => {
       ['GET', '/svc/nope'],
       ['GET', '/svc/api/nope'],
       ['GET', '/svc/api/forms/contact'],
-      ['PUT', SUBMIT],
-      ['DELETE', '/svc/api/forms/contact/manifest'],
     ])('answers %s %s with 404 ROUTE_NOT_FOUND', async (method, url) => {
       expectRefusal(await svc.app.inject({ method, url }), 404, 'ROUTE_NOT_FOUND');
+    });
+
+    it.each<[Method, string, string]>([
+      ['PUT', SUBMIT, 'OPTIONS, POST'],
+      ['DELETE', '/svc/api/forms/contact/manifest', 'GET, HEAD, OPTIONS'],
+    ])('answers %s %s with 405 METHOD_NOT_ALLOWED and Allow: %s', async (method, url, allow) => {
+      const res = await svc.app.inject({ method, url });
+      expectRefusal(res, 405, 'METHOD_NOT_ALLOWED');
+      expect(res.headers.allow).toBe(allow);
     });
   });
 

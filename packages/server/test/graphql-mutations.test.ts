@@ -26,12 +26,16 @@ function formOf(svc: TestApp, handle: string): Form {
 /** What a well-behaved GraphQL client sends: a CSRF token with its cookie and the empty honeypot. */
 async function security(svc: TestApp, handle: string) {
   const { token, cookie } = await svc.csrf();
-  const honeypot = { name: svc.context.submit.spamFields.honeypotName(formOf(svc, handle)), value: '' };
-  return { csrfToken: { name: 'SVC_CSRF_TOKEN', value: token }, honeypot, headers: { cookie } };
+  const form = formOf(svc, handle);
+  const { spamFields } = svc.context.submit;
+  const honeypot = { name: spamFields.honeypotName(form), value: '' };
+  // The same signal REST sends in meta.javascriptTest (issue #11: one verdict whatever the transport).
+  const javascriptTest = form.settings.spam.javascriptTest ? { name: spamFields.javascriptTestName(form), value: spamFields.javascriptTestValue(form) } : null;
+  return { csrfToken: { name: 'SVC_CSRF_TOKEN', value: token }, honeypot, javascriptTest, headers: { cookie } };
 }
 
-const SECURITY_VARS = '$csrf: SvcCsrfTokenInputType, $hp: SvcHoneypotInputType';
-const SECURITY_ARGS = 'csrfToken: $csrf, honeypot: $hp';
+const SECURITY_VARS = '$csrf: SvcCsrfTokenInputType, $hp: SvcHoneypotInputType, $js: SvcJavascriptTestInputType';
+const SECURITY_ARGS = 'csrfToken: $csrf, honeypot: $hp, javascriptTest: $js';
 
 const SUBMISSION_FIELDS = `__typename id submissionId success finished submissionToken svcPayload freeformPayload hash dateCreated dateUpdated
   multiPage onSuccess returnUrl submissionLimitReached isSpam spamReasons html user { id } assets { id }
@@ -68,13 +72,13 @@ describe('GraphQL mutations', () => {
     }`;
 
     it('stores a valid submission and answers with the submission fields', async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'contact');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'contact');
       const before = await count('contact');
       const started = new Date().toISOString();
       const { res, body } = await post<{ save_contact_Submission: SubmissionResult }>(
         svc,
         CONTACT,
-        { csrf: csrfToken, hp: honeypot, first: 'Ann', last: 'Lee', email: 'ann@example.test', message: 'Hello there' },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest, first: 'Ann', last: 'Lee', email: 'ann@example.test', message: 'Hello there' },
         headers,
       );
       const finishedAt = new Date().toISOString();
@@ -122,12 +126,12 @@ describe('GraphQL mutations', () => {
     });
 
     it('answers a validation failure with exactly one VALIDATION_FAILED error, null data and nothing stored', async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'contact');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'contact');
       const before = await count('contact');
       const { res, body } = await post<{ save_contact_Submission: SubmissionResult | null }>(
         svc,
         CONTACT,
-        { csrf: csrfToken, hp: honeypot, last: 'Lee', email: 'not-an-email', message: 'Hi' },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest, last: 'Lee', email: 'not-an-email', message: 'Hi' },
         headers,
       );
       expect(res.statusCode).toBe(200);
@@ -144,11 +148,11 @@ describe('GraphQL mutations', () => {
     });
 
     it('reports a too-long message by field', async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'contact');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'contact');
       const { body } = await post<{ save_contact_Submission: null }>(
         svc,
         CONTACT,
-        { csrf: csrfToken, hp: honeypot, first: 'Ann', email: 'ann@example.test', message: 'x'.repeat(501) },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest, first: 'Ann', email: 'ann@example.test', message: 'x'.repeat(501) },
         headers,
       );
       expect(body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED');
@@ -169,7 +173,7 @@ describe('GraphQL mutations', () => {
       const { body } = await post<{ save_contact_Submission: null }>(
         svc,
         CONTACT,
-        { ...(csrf ? { csrf } : {}), hp: sec.honeypot, first: 'Ann', email: 'ann@example.test' },
+        { ...(csrf ? { csrf } : {}), hp: sec.honeypot, js: sec.javascriptTest, first: 'Ann', email: 'ann@example.test' },
         headers,
       );
       expect(body.data).toEqual({ save_contact_Submission: null });
@@ -185,7 +189,7 @@ describe('GraphQL mutations', () => {
       const { body } = await post<{ save_contact_Submission: SubmissionResult }>(
         svc,
         CONTACT,
-        { csrf: sec.csrfToken, hp: honeypot(sec.honeypot.name), first: 'Bot', email: 'bot@example.test' },
+        { csrf: sec.csrfToken, hp: honeypot(sec.honeypot.name), js: sec.javascriptTest, first: 'Bot', email: 'bot@example.test' },
         sec.headers,
       );
       expect(body.errors).toBeUndefined();
@@ -195,6 +199,24 @@ describe('GraphQL mutations', () => {
       expect(stored?.isSpam).toBe(true);
       expect(stored?.spamReasons).toEqual(['honeypot']);
       expect(stored?.values).toMatchObject({ firstName: 'Bot' });
+    });
+    it('judges spam from the same signals as REST: without the javascript test both flag it, with it both store it clean', async () => {
+      const verdicts: Record<string, unknown> = {};
+      for (const withTest of [false, true]) {
+        const sec = await security(svc, 'contact');
+        const { body } = await post<{ save_contact_Submission: SubmissionResult }>(
+          svc,
+          CONTACT,
+          { csrf: sec.csrfToken, hp: sec.honeypot, js: withTest ? sec.javascriptTest : null, first: 'Gql', email: 'gql@example.test' },
+          sec.headers,
+        );
+        const viaGraphql = await findSubmission(db(), (body.data?.save_contact_Submission as SubmissionResult).id);
+        const meta = withTest ? { javascriptTest: sec.javascriptTest } : { javascriptTest: { name: 'x', value: 'y' } };
+        const rest = await svc.submit('contact', { intent: 'submit', values: { firstName: 'Rest', email: 'rest@example.test' }, meta });
+        const viaRest = await findSubmission(db(), rest.json().submission.id);
+        verdicts[String(withTest)] = { graphql: viaGraphql?.spamReasons, rest: viaRest?.spamReasons };
+      }
+      expect(verdicts).toEqual({ false: { graphql: ['javascript_test'], rest: ['javascript_test'] }, true: { graphql: [], rest: [] } });
     });
   });
 
@@ -207,11 +229,11 @@ describe('GraphQL mutations', () => {
     }`;
 
     it('submits all pages in one call, without a state token, and stores no company fields for an individual', async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'application');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'application');
       const { body } = await post<{ save_application_Submission: { id: number; success: boolean; finished: boolean; multiPage: boolean } }>(
         svc,
         APPLICATION,
-        { csrf: csrfToken, hp: honeypot, type: 'individual', heard: 'search', company: 'Acme', vat: 'not a VAT number', other: 'TV' },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest, type: 'individual', heard: 'search', company: 'Acme', vat: 'not a VAT number', other: 'TV' },
         headers,
       );
       expect(body.errors).toBeUndefined();
@@ -232,12 +254,12 @@ describe('GraphQL mutations', () => {
     });
 
     it('validates the company page in the same call when the applicant is a company', async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'application');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'application');
       const before = await count('application');
       const { body } = await post<{ save_application_Submission: null }>(
         svc,
         APPLICATION,
-        { csrf: csrfToken, hp: honeypot, type: 'company', heard: 'other', vat: 'nope' },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest, type: 'company', heard: 'other', vat: 'nope' },
         headers,
       );
       expect(body.data).toEqual({ save_application_Submission: null });
@@ -248,11 +270,11 @@ describe('GraphQL mutations', () => {
     });
 
     it('stores the company fields when the applicant is a company', async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'application');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'application');
       const { body } = await post<{ save_application_Submission: { id: number } }>(
         svc,
         APPLICATION,
-        { csrf: csrfToken, hp: honeypot, type: 'company', heard: 'friend', company: 'Acme', vat: 'DE123456789' },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest, type: 'company', heard: 'friend', company: 'Acme', vat: 'DE123456789' },
         headers,
       );
       expect(body.errors).toBeUndefined();
@@ -299,7 +321,7 @@ describe('GraphQL mutations', () => {
       );
       const args = body.data?.__type.fields.find((f) => f.name === 'save_kitchen_sink_Submission')?.args.map((a) => a.name) ?? [];
       const fieldArgs = formOf(svc, 'kitchen-sink').fields.map((f) => (f.type === 'mailingList' ? mailingList() : f.handle));
-      expect(args.sort()).toEqual(['captcha', 'csrfToken', 'honeypot', 'uploadToken', ...fieldArgs].sort());
+      expect(args.sort()).toEqual(['captcha', 'csrfToken', 'honeypot', 'javascriptTest', 'uploadToken', ...fieldArgs].sort());
       expect(args).not.toContain('newsletter');
     });
 
@@ -317,11 +339,11 @@ describe('GraphQL mutations', () => {
       { title: 'mailingList_<hash>: 1 stored as true and a ticked checkbox as its value', ml: 1, checkbox: true, newsletter: true, stored: 'on' },
       { title: 'mailingList_<hash>: 0 stored as false and an unticked checkbox as nothing', ml: 0, checkbox: false, newsletter: false, stored: null },
     ])('stores typed arguments as the field values, $title', async ({ ml, checkbox, newsletter, stored }) => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'kitchen-sink');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'kitchen-sink');
       const { body } = await post<{ save_kitchen_sink_Submission: { id: number; success: boolean } }>(
         svc,
         KITCHEN_SINK(mailingList()),
-        { csrf: csrfToken, hp: honeypot, ml, checkbox },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest, ml, checkbox },
         headers,
       );
       expect(body.errors).toBeUndefined();
@@ -356,12 +378,12 @@ describe('GraphQL mutations', () => {
     });
 
     it('refuses an argument of the wrong type before anything runs', async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'kitchen-sink');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'kitchen-sink');
       const before = await count('kitchen-sink');
       const { body } = await post<{ save_kitchen_sink_Submission: null }>(
         svc,
         `mutation (${SECURITY_VARS}) { save_kitchen_sink_Submission(${SECURITY_ARGS}, email: "a@example.test", rating: "five") { id } }`,
-        { csrf: csrfToken, hp: honeypot },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest },
         headers,
       );
       expect(body.data ?? null).toBeNull();
@@ -370,12 +392,12 @@ describe('GraphQL mutations', () => {
     });
 
     it('reports kitchen-sink field errors by handle', async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'kitchen-sink');
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'kitchen-sink');
       const { body } = await post<{ save_kitchen_sink_Submission: null }>(
         svc,
         `mutation (${SECURITY_VARS}) { save_kitchen_sink_Submission(${SECURITY_ARGS}, email: "a@example.test", emailConfirm: "b@example.test",
           postcode: "abc", rating: 9, select: "z") { id } }`,
-        { csrf: csrfToken, hp: honeypot },
+        { csrf: csrfToken, hp: honeypot, js: javascriptTest },
         headers,
       );
       expect(body.errors).toHaveLength(1);
@@ -480,8 +502,8 @@ describe('the schema follows form changes without a restart', () => {
       save_contact_Submission(${SECURITY_ARGS}, firstName: "Ann", email: "ann@example.test", company: "Acme") { id success }
     }`;
     const send = async () => {
-      const { csrfToken, honeypot, headers } = await security(svc, 'contact');
-      return post<{ save_contact_Submission: { id: number; success: boolean } | null }>(svc, query, { csrf: csrfToken, hp: honeypot }, headers);
+      const { csrfToken, honeypot, javascriptTest, headers } = await security(svc, 'contact');
+      return post<{ save_contact_Submission: { id: number; success: boolean } | null }>(svc, query, { csrf: csrfToken, hp: honeypot, js: javascriptTest }, headers);
     };
     const before = await send();
     expect(before.body.errors?.[0]?.message).toMatch(/Unknown argument "company"/);

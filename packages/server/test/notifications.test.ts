@@ -466,7 +466,8 @@ describe('deliveries without outbound trust or SMTP (SQLite)', () => {
     expect(emails).toHaveLength(3);
     for (const e of emails) {
       expect(e.status, e.destination).toBe('delivered');
-      expect(e.log[0]?.detail).toMatch(/written to .*\.eml/);
+      expect(e.log[0]?.detail).toMatch(/^no SMTP configured; saved as mail file [\w-]+\.eml$/);
+      expect(JSON.stringify(e)).not.toContain(app.dataDir);
     }
     const dir = join(app.dataDir, 'mail');
     const files = readdirSync(dir).filter((f) => f.endsWith('.eml'));

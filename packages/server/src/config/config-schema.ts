@@ -66,6 +66,27 @@ export const ConfigSchema = Type.Object(
           default: 256,
           description: 'Largest JSON or form-encoded body accepted, in KiB (413 PAYLOAD_TOO_LARGE above).',
         }),
+        headersTimeoutMs: Type.Integer({
+          minimum: 1000,
+          default: 10_000,
+          description: 'Time a client has to send the request line and headers (408 REQUEST_TIMEOUT after).',
+        }),
+        requestTimeoutMs: Type.Integer({
+          minimum: 1000,
+          default: 60_000,
+          description: 'Time a client has to send a whole request, body included, so a trickled body cannot hold a connection.',
+        }),
+        keepAliveTimeoutMs: Type.Integer({
+          minimum: 100,
+          default: 10_000,
+          description: 'How long an idle keep-alive connection stays open.',
+        }),
+        maxConnectionsPerClient: Type.Integer({
+          minimum: 0,
+          default: 256,
+          description:
+            'Open connections one client address may hold at once; more are closed at once (0: no limit). Behind a reverse proxy every client shares its address: raise it or set 0.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -7,8 +7,9 @@
 import type { FastifyRequest } from 'fastify';
 import { FIELD_MESSAGES, SvcError, type Form } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
-import { drainPart, type CsrfGate } from '../http/multipart-support.js';
+import { drainPart, multipartParts, type CsrfGate } from '../http/multipart-support.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
+import { assertJsonDepth } from '../http/json-body-parser.js';
 import { randomToken, sha256 } from '../security/token-crypto.js';
 import { idList, type ReceivedUploads } from '../submissions/submit-files.js';
 
@@ -59,6 +60,7 @@ function withReceived(values: Record<string, unknown>, received: ReadonlyMap<str
 
 function parseSvc(value: unknown): Record<string, unknown> {
   let parsed: unknown;
+  if (typeof value === 'string') assertJsonDepth(value);
   try {
     parsed = typeof value === 'string' ? JSON.parse(value) : undefined;
   } catch {
@@ -69,10 +71,29 @@ function parseSvc(value: unknown): Record<string, unknown> {
 }
 
 export async function readMultipartSubmit(ctx: Pick<AppContext, 'uploads'>, form: Form, request: FastifyRequest, gate: CsrfGate): Promise<MultipartSubmit> {
-  let body: Record<string, unknown> | null = null;
   // Files of a multipart submit belong to this request alone: nobody holds this owner's token.
   const owner = { ownerHash: sha256(randomToken(32)), bindingHash: null };
   const received = new Map<string, { slot: Slot; ids: string[] }>();
+  try {
+    return await readParts(ctx, form, request, gate, owner, received);
+  } catch (error) {
+    // A body refused part-way stores nothing: what it had delivered so far is taken back at once.
+    for (const { slot, ids } of received.values()) {
+      for (const id of ids) await ctx.uploads.delete(form, slot.handle, id, owner.ownerHash).catch(() => false);
+    }
+    throw error;
+  }
+}
+
+async function readParts(
+  ctx: Pick<AppContext, 'uploads'>,
+  form: Form,
+  request: FastifyRequest,
+  gate: CsrfGate,
+  owner: { ownerHash: string; bindingHash: null },
+  received: Map<string, { slot: Slot; ids: string[] }>,
+): Promise<MultipartSubmit> {
+  let body: Record<string, unknown> | null = null;
   const files: unknown[] = [];
   const errors: Record<string, string[]> = {};
   const refuse = (handle: string, message: string) => {
@@ -80,7 +101,7 @@ export async function readMultipartSubmit(ctx: Pick<AppContext, 'uploads'>, form
     if (!list.includes(message)) list.push(message);
   };
 
-  for await (const part of request.parts()) {
+  for await (const part of multipartParts(request)) {
     if (part.type === 'field') {
       if (part.fieldname === '_svc') body = parseSvc(part.value);
       else if (part.fieldname === CSRF_FIELD_NAME && typeof part.value === 'string') gate.offer(part.value);

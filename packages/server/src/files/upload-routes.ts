@@ -8,7 +8,7 @@ import { FIELD_MESSAGES, SvcError, UPLOAD_ID, UPLOAD_TOKEN } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { withLimit } from '../http/rate-limit-hooks.js';
-import { createCsrfGate, drainPart, readMultipartFields } from '../http/multipart-support.js';
+import { createCsrfGate, drainPart, multipartParts, readMultipartFields } from '../http/multipart-support.js';
 import { browserBindingHash, ensureBrowserBinding } from '../security/browser-binding.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { sha256 } from '../security/token-crypto.js';
@@ -44,7 +44,7 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
     if (!target) throw new SvcError('PAYLOAD_INVALID', `"${request.params.field.slice(0, 64)}" is not a file field of this form.`);
     const gate = createCsrfGate(ctx, request);
     let result = null;
-    for await (const part of request.parts()) {
+    for await (const part of multipartParts(request)) {
       if (part.type === 'field') {
         if (part.fieldname === CSRF_FIELD_NAME && typeof part.value === 'string') gate.offer(part.value);
         continue;

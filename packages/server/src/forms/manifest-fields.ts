@@ -8,6 +8,8 @@
 import {
   DEFAULT_MAX_RATING,
   FIELD_MESSAGES,
+  INTERFACE_FIELD_PROPERTIES,
+  MANIFEST_TOP_LEVEL_PROPERTIES,
   defaultFieldValue,
   wireFieldType,
   type Field,
@@ -63,6 +65,10 @@ export function buildManifestField(form: Form, field: Field, ceilingKB: number):
     config.target = field.target;
   }
   if (field.type === 'table') config.tableLayout = JSON.stringify(field.columns);
+  // Every §2.6 property is present, null when the form leaves it unset (issue #11).
+  for (const name of INTERFACE_FIELD_PROPERTIES[field.type]) {
+    if (!MANIFEST_TOP_LEVEL_PROPERTIES.has(name) && !Object.hasOwn(config, name)) config[name] = null;
+  }
   // A checkbox's `value` is what a ticked box stands for, not a default: clients need it to
   // evaluate rules and validate exactly as the server does.
   if (field.type === 'checkbox' && field.value) config.value = field.value;

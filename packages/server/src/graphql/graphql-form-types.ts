@@ -91,7 +91,12 @@ function formFields(): Resolvers<Form> {
     honeypot: {
       type: Honeypot.iface,
       description: 'A fresh honeypot instance',
-      resolve: (f, _args, ctx) => (f.settings.spam.honeypot ? { name: ctx.svc.app.submit.spamFields.honeypotName(f), value: '', hash: null, timestamp: null } : null),
+      resolve: (f, _args, ctx) => honeypotOf(f, ctx),
+    },
+    javascriptTest: {
+      type: Honeypot.iface,
+      description: 'The javascript test to send back as the mutation argument javascriptTest (null when the form has none)',
+      resolve: (f, _args, ctx) => javascriptTestOf(f, ctx),
     },
     csrfToken: { type: CsrfToken.iface, description: 'A fresh CSRF token' },
     captcha: {
@@ -131,9 +136,30 @@ interface FieldArgs {
   readonly handle?: readonly string[] | null;
 }
 
-/** The two form fields that differ per request; everything else is read from the view. */
+/** The signed fill timestamp of this request, when the form has a minimum fill time. */
+function fillTimestamp(form: Form, ctx: SvcGraphqlContext): string | null {
+  if (form.settings.spam.minimumFillSeconds <= 0) return null;
+  const { fillTimestamps, now } = ctx.svc.app.submit;
+  return fillTimestamps.issue(form, now().getTime());
+}
+
+function honeypotOf(form: Form, ctx: SvcGraphqlContext) {
+  const { spam } = form.settings;
+  if (!spam.honeypot && spam.minimumFillSeconds <= 0) return null;
+  return { name: ctx.svc.app.submit.spamFields.honeypotName(form), value: '', hash: null, timestamp: fillTimestamp(form, ctx) };
+}
+
+function javascriptTestOf(form: Form, ctx: SvcGraphqlContext) {
+  if (!form.settings.spam.javascriptTest) return null;
+  const { spamFields } = ctx.svc.app.submit;
+  return { name: spamFields.javascriptTestName(form), value: spamFields.javascriptTestValue(form), hash: null, timestamp: null };
+}
+
+/** Form fields that differ per request; everything else is read from the view. */
 const DYNAMIC_FORM_FIELDS = {
   csrfToken: (_view: View, _args: unknown, ctx: SvcGraphqlContext) => lazyCsrfToken(ctx),
+  // The fill timestamp is fresh per request (the rest of the honeypot is fixed per form).
+  honeypot: (view: View, _args: unknown, ctx: SvcGraphqlContext) => honeypotOf(view.source as Form, ctx),
   fields: (view: View, args: FieldArgs) =>
     (view.allFields as View[]).filter(
       (field) =>
@@ -153,7 +179,7 @@ export const FormInterface = new GraphQLInterfaceType({
 const FormAlias = deprecatedAlias('FormInterface', FormInterface, viewFormFields, () => 'SvcForm');
 export const FormObject = new GraphQLObjectType({ name: 'SvcForm', interfaces: [FormInterface, FormAlias], fields: viewFormFields });
 
-const NOT_MATERIALISED = new Set(['csrfToken', 'fields', 'pages']);
+const NOT_MATERIALISED = new Set(['csrfToken', 'fields', 'pages', 'honeypot']);
 /** Views per app (honeypot names and status ids are per installation), then per form version. */
 const formViews = new WeakMap<AppContext, WeakMap<Form, View>>();
 
@@ -169,6 +195,8 @@ export function formView(form: Form, app: AppContext): View {
     const context = { svc: { app } } as SvcGraphqlContext;
     view = {
       ...materialize('SvcForm', formFields(), form, context, NOT_MATERIALISED),
+      // Not in the schema: what the per-request resolvers read.
+      source: form,
       pages: form.pages.map((page) => pageView(page, form)),
       allFields: allFields(form).map((field) => fieldView(field, form)),
     };

@@ -51,7 +51,11 @@ export const Honeypot = interfaceWithObject('SvcHoneypotInterface', 'SvcHoneypot
   name: str('Input name'),
   value: str('Input value (empty)'),
   hash: { type: GraphQLString, deprecationReason: 'Honeypots are named per form; use name.' },
-  timestamp: { type: GraphQLString, deprecationReason: 'No longer used; use name and value.' },
+  timestamp: {
+    type: GraphQLString,
+    description: 'The signed fill timestamp to send back with the honeypot when the form has a minimum fill time; null otherwise.',
+    deprecationReason: 'Deprecated by the interface; use name, and send this back only for a minimum fill time.',
+  },
 }));
 
 export const CsrfToken = interfaceWithObject('SvcCsrfTokenInterface', 'SvcCsrfToken', 'A CSRF token and the name to send it under.', () => ({
@@ -78,7 +82,17 @@ function nameValueInput(name: string, description: string) {
   });
 }
 
-export const HoneypotInput = nameValueInput('SvcHoneypotInputType', 'The honeypot as the form gave it (value empty).');
+export const HoneypotInput = new GraphQLInputObjectType({
+  name: 'SvcHoneypotInputType',
+  description: 'The honeypot as the form gave it (value empty), with its fill timestamp when it has one.',
+  fields: {
+    name: { type: new GraphQLNonNull(GraphQLString) },
+    value: { type: new GraphQLNonNull(GraphQLString) },
+    timestamp: { type: GraphQLString, description: "The form's honeypot.timestamp, for a minimum fill time" },
+  },
+});
+/** Not in interface.md: the same signal REST carries in meta.javascriptTest, so both transports judge spam alike. */
+export const JavascriptTestInput = nameValueInput('SvcJavascriptTestInputType', "The form's javascriptTest {name, value}, as a script-running client sends it back.");
 export const CaptchaInput = nameValueInput('SvcSubmissionCaptchaInputType', 'A captcha response.');
 export const CsrfTokenInput = nameValueInput('SvcCsrfTokenInputType', 'A CSRF token from the form or /svc/tokens.');
 

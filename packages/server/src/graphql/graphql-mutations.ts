@@ -17,7 +17,7 @@ import {
 import { SvcError, type Field, type FieldType, type Form } from '@svc/core';
 import { submitForm } from '../submissions/submit-pipeline.js';
 import type { SubmitResult } from '../submissions/submit-response.js';
-import { CaptchaInput, CsrfTokenInput, HoneypotInput } from './graphql-helper-types.js';
+import { CaptchaInput, CsrfTokenInput, HoneypotInput, JavascriptTestInput } from './graphql-helper-types.js';
 import { graphqlHandle, mutationName, type SvcGraphqlContext } from './graphql-context.js';
 import { submissionFields, type HostTypes, type SubmissionSource } from './graphql-submission-types.js';
 import { csrfFromToken, graphqlErrorFor } from './graphql-errors.js';
@@ -55,6 +55,7 @@ export function argumentName(field: Field): string {
 function fieldArguments(form: Form): GraphQLFieldConfigArgumentMap {
   const args: GraphQLFieldConfigArgumentMap = {
     honeypot: { type: HoneypotInput, description: 'The honeypot, when the form uses one' },
+    javascriptTest: { type: JavascriptTestInput, description: "The form's javascriptTest, when it uses one" },
     captcha: { type: CaptchaInput, description: 'The captcha response, when the form uses one' },
     csrfToken: { type: CsrfTokenInput, description: 'The CSRF token, unless a bearer token is sent' },
     // Not in interface.md: file fields take drag-and-drop upload ids, which only their uploader may claim.
@@ -116,19 +117,25 @@ export function createSubmissionMutation(
         const current = app.forms.get(handle);
         if (!current || !principal.canSubmit(handle)) throw new SvcError('FORM_NOT_FOUND', `Form "${handle}" not found.`);
         const values = valuesFromArguments(current, args);
-        const honeypot = args.honeypot as { name: string; value: string } | undefined;
+        const honeypot = args.honeypot as { name: string; value: string; timestamp?: string | null } | undefined;
+        const javascriptTest = args.javascriptTest as { name: string; value: string } | undefined;
         const captcha = args.captcha as { name: string; value: string } | undefined;
+        // The same signals REST reads from `meta`, so one set of signals gets one verdict.
+        const meta = {
+          ...(honeypot ? { honeypot: { name: honeypot.name, value: honeypot.value, ...(honeypot.timestamp ? { timestamp: honeypot.timestamp } : {}) } } : {}),
+          ...(javascriptTest ? { javascriptTest } : {}),
+          ...(captcha ? { captchas: [captcha] } : {}),
+        };
         const result = await submitForm(app.submit, current, {
           request: {
             intent: 'submit',
             values,
-            meta: { ...(honeypot ? { honeypot } : {}), ...(captcha ? { captchas: [captcha] } : {}) },
+            meta,
             context: typeof args.uploadToken === 'string' ? { uploadToken: args.uploadToken } : {},
           },
           csrf: principal.token ? 'trusted' : csrfFromToken(ctx, (args.csrfToken as { value?: string } | undefined)?.value),
           ip: request?.ip ?? null,
           wholeForm: true,
-          javascriptTest: false,
         });
         return answer(current, result, result.stored?.createdAt ?? app.submit.now().toISOString());
       },

@@ -12,6 +12,7 @@ import { createHeadlessGuard, preflightHandler } from '../http/cors-hooks.js';
 import { ensureBrowserBinding } from '../security/browser-binding.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { createAccessControl, type Principal } from './graphql-access.js';
+import { assertGraphqlRequest } from './graphql-request-checks.js';
 import { buildSvcSchema } from './graphql-schema.js';
 import { formatExecution, GRAPHQL_RESPONSE_TYPE, wantsGraphqlResponse } from './graphql-errors.js';
 import { createQueryCostRule } from './query-cost-rule.js';
@@ -35,22 +36,6 @@ function csrfIssuer(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
     binding ??= ensureBrowserBinding(request, reply, ctx.config.csrf);
     return { name: CSRF_FIELD_NAME, value: tokens.issue(binding, ctx.submit.now().getTime()) };
   };
-}
-
-/** GraphQL-over-HTTP bodies are objects with a string query; anything else is a client error. */
-function assertGraphqlBody(body: unknown): void {
-  if (body === undefined) return;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new SvcError('PAYLOAD_INVALID', 'The body must be a JSON object with a "query".');
-  }
-  const { query, variables, operationName } = body as Record<string, unknown>;
-  if (query !== undefined && typeof query !== 'string') throw new SvcError('PAYLOAD_INVALID', '"query" must be a string.');
-  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
-    throw new SvcError('PAYLOAD_INVALID', '"variables" must be an object.');
-  }
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
-    throw new SvcError('PAYLOAD_INVALID', '"operationName" must be a string.');
-  }
 }
 
 export async function graphqlRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -94,7 +79,7 @@ async function registerGraphql(app: FastifyInstance, ctx: AppContext): Promise<v
       },
       // GraphQL-over-HTTP allows `"extensions": null`; mercurius's body schema does not.
       preValidation: async (request: FastifyRequest) => {
-        assertGraphqlBody(request.body);
+        assertGraphqlRequest(request, config.graphql.maxDepth);
         const body = request.body as { extensions?: unknown } | undefined;
         if (body && body.extensions === null) delete body.extensions;
       },

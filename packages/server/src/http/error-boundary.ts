@@ -5,6 +5,8 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE, SvcError, type ErrorCode } from '@svc/core';
+import { isMalformedMultipart } from './multipart-support.js';
+import type { RouteMethods } from './route-methods.js';
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 413) return 'PAYLOAD_TOO_LARGE';
@@ -25,6 +27,7 @@ export function sendError(reply: FastifyReply, error: SvcError): FastifyReply {
 /** The catalogue error for a client (4xx) error raised by fastify or a parser; null for anything else. */
 export function clientErrorToSvcError(error: unknown): SvcError | null {
   if (error instanceof SvcError) return error;
+  if (isMalformedMultipart(error)) return new SvcError('PAYLOAD_INVALID', 'The multipart body is malformed: a part ends before it is complete.');
   const status = (error as FastifyError | undefined)?.statusCode;
   if (typeof status !== 'number' || status < 400 || status >= 500) return null;
   const code = codeForStatus(status);
@@ -41,10 +44,14 @@ export function toSvcError(error: unknown, request: FastifyRequest): SvcError {
   return new SvcError('INTERNAL', `${ERROR_CATALOGUE.INTERNAL.message} (request ${request.id})`);
 }
 
-export function registerErrorBoundary(app: FastifyInstance, isHeadlessDisabled: () => boolean): void {
+export function registerErrorBoundary(app: FastifyInstance, isHeadlessDisabled: () => boolean, routes: RouteMethods): void {
   app.setErrorHandler((error, request, reply) => sendError(reply, toSvcError(error, request)));
   app.setNotFoundHandler((request, reply) => {
     const headlessPath = request.url.startsWith('/svc/api/') || request.url.startsWith('/svc/tokens');
-    return sendError(reply, new SvcError(headlessPath && isHeadlessDisabled() ? 'HEADLESS_DISABLED' : 'ROUTE_NOT_FOUND'));
+    if (headlessPath && isHeadlessDisabled()) return sendError(reply, new SvcError('HEADLESS_DISABLED'));
+    // A path that exists answers a wrong method with 405 and the methods it takes.
+    const allowed = routes.allowed(request.url);
+    if (allowed.length > 0) return sendError(reply, new SvcError('METHOD_NOT_ALLOWED', undefined, { headers: { Allow: allowed.join(', ') } }));
+    return sendError(reply, new SvcError('ROUTE_NOT_FOUND'));
   });
 }

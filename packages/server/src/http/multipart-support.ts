@@ -5,7 +5,7 @@
  * header or the `SVC_CSRF_TOKEN` field placed before the files.
  */
 import type { FastifyRequest } from 'fastify';
-import type { MultipartFile } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { SvcError } from '@svc/core';
 import type { AppContext } from './app-context.js';
 import { readCookie } from './cookie-reader.js';
@@ -25,6 +25,49 @@ export function multipartOptions(ctx: Pick<AppContext, 'config'>) {
       headerPairs: 100,
     },
   };
+}
+
+/** Errors of the multipart parser (a missing or over-long boundary, a truncated body, a bad part). */
+const MALFORMED = new WeakSet<object>();
+const MALFORMED_MESSAGE = 'The multipart body is malformed: check the boundary and that every part is complete.';
+
+/** Whether `error` came from a malformed multipart body rather than from svc (error-boundary.ts). */
+export function isMalformedMultipart(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && MALFORMED.has(error);
+}
+
+/**
+ * The parts of a multipart body. The parser's own errors, thrown by the iterator or by a file
+ * part's stream while it is read, are the client's fault: they become 400 PAYLOAD_INVALID
+ * wherever they surface, never a 500 with a stack trace (issue #11).
+ */
+export async function* multipartParts(request: FastifyRequest): AsyncGenerator<Multipart> {
+  let parts: AsyncIterator<Multipart>;
+  try {
+    parts = request.parts()[Symbol.asyncIterator]();
+  } catch {
+    throw new SvcError('PAYLOAD_INVALID', MALFORMED_MESSAGE);
+  }
+  for (;;) {
+    let next: IteratorResult<Multipart>;
+    try {
+      next = await parts.next();
+    } catch (error) {
+      if (error instanceof SvcError) throw error;
+      // @fastify/multipart's own limits (too many parts, fields) carry a 4xx status already.
+      if (typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
+      throw new SvcError('PAYLOAD_INVALID', MALFORMED_MESSAGE);
+    }
+    if (next.done) return;
+    const part = next.value;
+    if (part.type === 'file') {
+      // The parser may have failed the stream already (a whole body arrives in one chunk).
+      const failed: unknown = part.file.errored;
+      if (typeof failed === 'object' && failed !== null) MALFORMED.add(failed);
+      part.file.on('error', (error: Error) => MALFORMED.add(error));
+    }
+    yield part;
+  }
 }
 
 /** Reads a file part to its end, keeping nothing: the body must be consumed before the answer. */
@@ -68,7 +111,7 @@ export function createCsrfGate(ctx: Pick<AppContext, 'csrf' | 'config' | 'submit
  */
 export async function readMultipartFields(request: FastifyRequest): Promise<Record<string, string>> {
   const fields: Record<string, string> = {};
-  for await (const part of request.parts()) {
+  for await (const part of multipartParts(request)) {
     if (part.type === 'file') {
       await drainPart(part);
       throw new SvcError('PAYLOAD_INVALID', 'This request takes no files.');

@@ -4,7 +4,7 @@
  * `npm start` shows what would have been sent without any mail server.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -55,7 +55,8 @@ export function createMailer(options: { smtpUrl: string | null; dataDir: string;
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}.eml`);
       await writeFile(file, info.message as Buffer);
       options.log.info({ file }, 'no SMTP configured: email written to a file');
-      return `written to ${file}`;
+      // The delivery log is shown by the admin API: the file's name identifies it, its path stays in the server log.
+      return `no SMTP configured; saved as mail file ${basename(file)}`;
     },
     close: () => transport.close(),
   };

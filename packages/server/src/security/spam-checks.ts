@@ -12,9 +12,7 @@ import { FILL_TIMESTAMP_SEPARATOR, type FillTimestamps } from './fill-timestamps
 export type SpamReason = 'honeypot' | 'javascript_test' | 'fill_time';
 
 export interface SpamCheckOptions {
-  /** Whether the transport can carry the javascript test at all. */
-  readonly javascriptTest: boolean;
-  /** Whether the transport can carry the fill timestamp, and the tools to check it. */
+  /** The tools to check the fill timestamp. Every transport carries every signal (issue #11). */
   readonly fillTime: { readonly timestamps: FillTimestamps; readonly now: number } | null;
 }
 
@@ -28,7 +26,7 @@ export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames, 
   }
   // The javascript test's value may carry the fill timestamp after a separator (manifest-builder.ts).
   const [testValue = '', carriedTimestamp] = (meta.javascriptTest?.value ?? '').split(FILL_TIMESTAMP_SEPARATOR, 2);
-  if (spam.javascriptTest && options.javascriptTest) {
+  if (spam.javascriptTest) {
     const test = meta.javascriptTest;
     if (!test || test.name !== names.javascriptTestName(form) || !safeEqual(testValue, names.javascriptTestValue(form))) {
       reasons.push('javascript_test');

@@ -59,11 +59,6 @@ export interface SubmitInput {
    * (the GraphQL mutation) use it. Values of all fields are read; all visible fields validated.
    */
   readonly wholeForm?: boolean;
-  /**
-   * False where the transport has no way to carry the javascript test and the fill timestamp
-   * (GraphQL mutations have only honeypot {name, value}).
-   */
-  readonly javascriptTest?: boolean;
   /** Files a multipart submit streamed in before the pipeline ran (contract §7). */
   readonly uploads?: ReceivedUploads;
   /** The browser's binding cookie: it may claim its own drag-and-drop uploads (contract §7). */
@@ -203,8 +198,7 @@ async function saveDraft(
 function spamReasonsFor(services: SubmitServices, step: Step, input: SubmitInput, normalised: Values): string[] {
   return [
     ...detectSpam(step.form, step.request.meta, services.spamFields, {
-      javascriptTest: input.javascriptTest !== false,
-      fillTime: input.javascriptTest !== false ? { timestamps: services.fillTimestamps, now: services.now().getTime() } : null,
+      fillTime: { timestamps: services.fillTimestamps, now: services.now().getTime() },
     }),
     ...services.spamLists.check(step.form, normalised, input.ip),
   ];
