@@ -1,7 +1,7 @@
 /** The `svc` command as a user runs it: a child process, real exit codes, real output. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EXAMPLE_FORMS_DIR } from './support/test-app.js';
@@ -55,6 +55,69 @@ describe('svc forms check', () => {
     const run = svc(['frobnicate']);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/Usage: svc/);
+  });
+});
+
+describe('every CLI failure is one clear line (issue #11)', () => {
+  const oneLine = (run: ReturnType<typeof svc>) => {
+    const lines = run.stderr.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('npm warn'));
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(run.stderr).not.toMatch(/\n\s+at |\.ts:\d+/);
+    return lines[0] as string;
+  };
+
+  it('migrates without a secret: a command that serves nobody needs none', () => {
+    const cwd = tempDir('svc-cli-migrate-');
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+    delete env.SVC_SECRET;
+    delete env.SVC_SECRET_FILE;
+    const run = spawnSync(TSX, [SVC, 'migrate'], { cwd, env, encoding: 'utf8', timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Applied: /);
+  });
+
+  it('names an unknown flag', () => {
+    const run = svc(['serve', '--bogus']);
+    expect(run.status).toBe(2);
+    expect(oneLine(run)).toMatch(/^svc: Unknown option '--bogus'.*svc --help/);
+  });
+
+  it('says when forms check has no directory to check', () => {
+    const run = svc(['forms', 'check'], { cwd: tempDir('svc-cli-noforms-') });
+    expect(run.status).toBe(1);
+    expect(oneLine(run)).toMatch(/^svc: the forms directory .*forms does not exist/);
+  });
+
+  it('says which export path cannot be written', () => {
+    const cwd = tempDir('svc-cli-export-');
+    const run = svc(['export', '--demo', '--form', 'contact', '--format', 'csv', '--out', join(cwd, 'missing/dir/x.csv')], { cwd });
+    expect(run.status).toBe(1);
+    expect(oneLine(run)).toMatch(/^svc: cannot open .*missing\/dir\/x\.csv\.partial: no such file or directory$/);
+  });
+
+  it('says the database cannot be reached', () => {
+    const run = svc(['migrate'], { cwd: tempDir('svc-cli-pg-'), env: { SVC_DATABASE__URL: 'postgres://svc@127.0.0.1:1/svc' } });
+    expect(run.status).toBe(1);
+    expect(oneLine(run)).toMatch(/^svc: cannot reach the database or service at 127\.0\.0\.1:1 \(ECONNREFUSED\)/);
+  });
+
+  it('refuses a database URL of a kind svc does not speak, instead of making a file of that name', () => {
+    const cwd = tempDir('svc-cli-mysql-');
+    const run = svc(['migrate'], { cwd, env: { SVC_DATABASE__URL: 'mysql://x' } });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/database\.url: "mysql" is not a database svc speaks/);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('reports schema, origin and secret problems of a config in one list', () => {
+    const cwd = tempDir('svc-cli-config-');
+    const file = join(cwd, 'svc.config.yaml');
+    writeFileSync(file, 'server: { port: "nope" }\nheadless: { allowedOrigins: ["not an origin"] }\n');
+    const run = svc(['serve', '--config', file], { cwd, env: { NODE_ENV: 'production', SVC_SECRET: '' } });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/server\.port/);
+    expect(run.stderr).toMatch(/headless\.allowedOrigins\.0/);
+    expect(run.stderr).toMatch(/secret: must NOT have fewer than 32 characters/);
   });
 });
 

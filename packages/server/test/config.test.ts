@@ -164,7 +164,8 @@ describe('SVC_* environment overrides', () => {
   it('reports a _FILE variable whose file cannot be read', () => {
     const missing = join(dir, 'no-such-secret-file');
     const error = configError(() => loadConfig({ file: null, env: { SVC_SECRET_FILE: missing } }));
-    expect(error.problems).toEqual([expect.stringContaining('SVC_SECRET_FILE')]);
+    // One report: the unreadable file, and so no secret either.
+    expect(error.problems).toEqual([expect.stringContaining('SVC_SECRET_FILE'), expect.stringContaining('secret: required')]);
   });
 
   it.each(['SVC_NOPE', 'SVC_SERVER__PROT', 'SVC_HEADLESS__FORMS__CONTACT__ALLOW', 'SVC_CSRF__ENABLED__DEEPER'])(

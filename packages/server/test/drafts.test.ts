@@ -153,17 +153,14 @@ describeEachDialect('drafts', (target) => {
     }
   });
 
-  it('answers a honeypot hit like a saved draft but stores nothing (simulate_success)', async () => {
+  it('never pretends to save a spam draft, even with simulate_success: 422 spam_rejected saying why, nothing stored', async () => {
     const before = (await draftRows(svc)).length;
     const honeypot = (await svc.manifest('contact')).security.honeypot?.name;
     const res = await svc.submit('contact', { intent: 'saveDraft', values: CONTACT, meta: { honeypot: { name: honeypot, value: 'I am a bot' } } });
-    expect(res.statusCode).toBe(200);
-    expect(body(res)).toMatchObject({ success: true, status: 'draft_saved', complete: false, submission: null });
-    const draft = draftOf(res);
-    expect(draft.token).toMatch(/^[A-Za-z0-9]{40}$/);
-    expect(draft.key).toMatch(/^[A-Za-z0-9]{25}$/);
+    expect(res.statusCode).toBe(422);
+    expect(body(res)).toMatchObject({ success: false, status: 'spam_rejected', complete: false, submission: null, draft: null });
+    expect(body(res).errors.form[0]).toMatch(/^The draft was not saved/);
     expect((await draftRows(svc)).length).toBe(before);
-    expect(await draftRowsFor(svc, draft.token)).toHaveLength(0);
   });
 
   it('refuses a spam draft with 422 spam_rejected and stores nothing when the form says display_errors', async () => {

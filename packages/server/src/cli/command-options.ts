@@ -7,6 +7,7 @@ export interface CommandOptions {
   readonly demo: boolean;
 }
 
-export function commandConfig(options: CommandOptions): Config {
-  return loadConfig({ file: options.configFile, demo: options.demo });
+/** The config of a command; only `serve` needs a secret of its own (it issues tokens to clients). */
+export function commandConfig(options: CommandOptions, use: 'serve' | 'offline' = 'offline'): Config {
+  return loadConfig({ file: options.configFile, demo: options.demo, offline: use === 'offline' });
 }

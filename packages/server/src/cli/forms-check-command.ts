@@ -1,11 +1,16 @@
 /** `svc forms check [dir]`: the same validation the server runs at boot, every problem at once. */
 import { formatDefinitionProblems, loadFormDefinitions } from '../forms/definition-loader.js';
+import { existsSync } from 'node:fs';
 import { loadConfig } from '../config/config-loader.js';
 import type { CommandOptions } from './command-options.js';
 
 export async function runFormsCheck(options: CommandOptions & { readonly dir: string | undefined }): Promise<number> {
   // A directory given on the command line needs no config (and so no secret).
-  const dir = options.dir ?? loadConfig({ file: options.configFile, demo: options.demo, env: { ...process.env, NODE_ENV: 'development' } }).forms.dir;
+  const dir = options.dir ?? loadConfig({ file: options.configFile, demo: options.demo, offline: true }).forms.dir;
+  if (!existsSync(dir)) {
+    process.stderr.write(`svc: the forms directory ${dir} does not exist; name one (svc forms check DIR) or set forms.dir\n`);
+    return 1;
+  }
   const { definitions, problems } = await loadFormDefinitions(dir);
   if (problems.length > 0) {
     process.stderr.write(`${formatDefinitionProblems(problems)}\n${problems.length} problem(s) in ${dir}\n`);

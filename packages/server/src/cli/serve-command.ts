@@ -4,7 +4,7 @@ import { describeDatabase } from '../storage/database-factory.js';
 import { commandConfig, type CommandOptions } from './command-options.js';
 
 export async function runServe(options: CommandOptions): Promise<number> {
-  const config = commandConfig(options);
+  const config = commandConfig(options, 'serve');
   const svc = await buildApp(config);
   const { port, host } = config.server;
   await svc.app.listen({ port, host });

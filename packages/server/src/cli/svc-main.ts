@@ -5,8 +5,7 @@
  * its own file; this one only dispatches and turns known boot errors into readable reports.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config/config-loader.js';
-import { FormDefinitionError } from '../forms/definition-loader.js';
+import { describeCliError } from './cli-errors.js';
 import { runServe } from './serve-command.js';
 import { runMigrate } from './migrate-command.js';
 import { runFormsCheck } from './forms-check-command.js';
@@ -82,11 +81,9 @@ main(process.argv.slice(2)).then(
     if (code !== 0 || process.argv[2] !== 'serve') process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof FormDefinitionError) {
-      process.stderr.write(`${error.message}\n`);
-    } else {
-      process.stderr.write(`svc: ${(error as Error).stack ?? String(error)}\n`);
-    }
-    process.exitCode = 1;
+    const { exitCode, message } = describeCliError(error);
+    process.stderr.write(`${message}\n`);
+    if (process.env.SVC_DEBUG === '1' && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = exitCode;
   },
 );

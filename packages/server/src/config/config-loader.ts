@@ -30,6 +30,11 @@ export interface LoadConfigOptions {
   readonly demo?: boolean;
   /** Values merged over the file before env overrides (tests, embedding). */
   readonly values?: Record<string, unknown>;
+  /**
+   * A command that serves nobody (migrate, export, purge, lists): without a configured secret
+   * it uses the one a demo or development run kept, else one of its own for this run.
+   */
+  readonly offline?: boolean;
 }
 
 const validate = createAjv({ useDefaults: true, coerceTypes: true }).compile(ConfigSchema);
@@ -100,25 +105,48 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The secret a development or demo run kept in the data directory, if there is one. */
+function keptSecret(dataDir: string): string | null {
+  const file = join(dataDir, 'secret');
+  if (!existsSync(file)) return null;
+  const kept = readFileSync(file, 'utf8').trim();
+  if (kept.length < 32) throw new ConfigError([`${file}: the kept secret is shorter than 32 characters; delete the file to generate a new one`]);
+  return kept;
+}
+
 /** A development or demo secret: generated once and kept in the data directory. */
 function developmentSecret(dataDir: string): string {
-  const file = join(dataDir, 'secret');
-  if (existsSync(file)) {
-    const kept = readFileSync(file, 'utf8').trim();
-    if (kept.length < 32) throw new ConfigError([`${file}: the kept secret is shorter than 32 characters; delete the file to generate a new one`]);
-    return kept;
-  }
+  const kept = keptSecret(dataDir);
+  if (kept !== null) return kept;
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  writeFileSync(join(dataDir, 'secret'), `${secret}\n`, { mode: 0o600 });
   return secret;
 }
 
+const DATABASE_URL = /^(postgres(ql)?:\/\/|sqlite:)/;
+
+/** Problems the schema cannot see; each check reads only the parts that are of the right shape. */
+function semanticProblems(config: Config): string[] {
+  const problems = checkOrigins(config);
+  const url = (config.database as { url?: unknown } | undefined)?.url;
+  if (typeof url === 'string' && !DATABASE_URL.test(url)) {
+    problems.push(`database.url: "${url.split('://')[0]}" is not a database svc speaks; use postgres://user@host/db or sqlite:<path>`);
+  }
+  const files = config.files as { store?: unknown; s3?: { bucket?: unknown } } | undefined;
+  if (files?.store === 's3' && (files.s3?.bucket ?? null) === null) problems.push('files.s3.bucket: required when files.store is s3');
+  return problems;
+}
+
+const listOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
 /** Origin entries a browser could never send are typos; say so at boot, not at the first request. */
 function checkOrigins(config: Config): string[] {
-  const lists: [string, readonly string[]][] = [['headless.allowedOrigins', config.headless.allowedOrigins]];
-  for (const [handle, form] of Object.entries(config.headless.forms)) {
-    lists.push([`headless.forms.${handle}.allowedOrigins`, form.allowedOrigins]);
+  const headless = (config.headless ?? {}) as { allowedOrigins?: unknown; forms?: unknown };
+  const lists: [string, readonly string[]][] = [['headless.allowedOrigins', listOf(headless.allowedOrigins)]];
+  const forms = headless.forms !== null && typeof headless.forms === 'object' ? (headless.forms as Record<string, { allowedOrigins?: unknown } | null>) : {};
+  for (const [handle, form] of Object.entries(forms)) {
+    lists.push([`headless.forms.${handle}.allowedOrigins`, listOf(form?.allowedOrigins)]);
   }
   const problems: string[] = [];
   for (const [path, list] of lists) {
@@ -128,7 +156,7 @@ function checkOrigins(config: Config): string[] {
       }
     });
   }
-  config.spam.blockedIps.forEach((entry, index) => {
+  listOf((config.spam as { blockedIps?: unknown } | undefined)?.blockedIps).forEach((entry, index) => {
     const problem = ipEntryProblem(entry);
     if (problem) problems.push(`spam.blockedIps.${index}: ${problem}`);
   });
@@ -156,18 +184,21 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
       problems.push(`${path}: ${error.message ?? 'is invalid'}${extra}${allowed}`);
     }
   }
-  if (problems.length === 0) problems.push(...checkOrigins(config as unknown as Config));
-  if (problems.length > 0) throw new ConfigError(problems);
+  // Every problem in one report (issue #11): the checks past the schema run on what is there.
+  problems.push(...semanticProblems(config as unknown as Config));
   const typed = config as unknown as Config & { secret: string | null; demo: boolean; graphql: { introspection: boolean | null } };
+  const secretFromKeeping = typed.secret === null && (demo || env.NODE_ENV === 'development');
+  if (typed.secret === null && !secretFromKeeping && !options.offline) {
+    problems.push('secret: required (set SVC_SECRET or SVC_SECRET_FILE; at least 32 characters)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
   typed.dataDir = resolve(typed.dataDir);
   typed.forms.dir = resolve(typed.forms.dir);
   (typed.notifications as { templatesDir: string }).templatesDir = resolve(typed.notifications.templatesDir);
   (typed.files as { dir: string | null }).dir = resolve(typed.files.dir ?? join(typed.dataDir, 'files'));
-  if (typed.files.store === 's3' && typed.files.s3.bucket === null) throw new ConfigError(['files.s3.bucket: required when files.store is s3']);
-  if (typed.secret === null) {
-    if (demo || env.NODE_ENV === 'development') typed.secret = developmentSecret(typed.dataDir);
-    else throw new ConfigError(['secret: required (set SVC_SECRET or SVC_SECRET_FILE; at least 32 characters)']);
-  }
+  if (secretFromKeeping) typed.secret = developmentSecret(typed.dataDir);
+  // Offline commands issue no tokens: the kept secret when there is one, else one for this run.
+  else if (typed.secret === null) typed.secret = keptSecret(typed.dataDir) ?? randomBytes(32).toString('base64url');
   typed.demo = demo;
   // Resolved here so nothing later reads NODE_ENV: introspection is a development convenience.
   typed.graphql.introspection = typed.graphql.introspection ?? (demo || env.NODE_ENV === 'development');

@@ -12,7 +12,7 @@ import type { CsrfTokens } from '../security/csrf-tokens.js';
 import type { SpamFieldNames } from '../security/spam-fields.js';
 import { detectSpam } from '../security/spam-checks.js';
 import { randomAlphanumeric, sha256 } from '../security/token-crypto.js';
-import { DRAFT_KEY_LENGTH, DRAFT_TOKEN_LENGTH, type DraftService, type LoadedDraft } from '../drafts/draft-service.js';
+import type { DraftService, LoadedDraft } from '../drafts/draft-service.js';
 import type { StateTokens } from './state-token.js';
 import type { SubmitRequest } from './submit-request.js';
 import { submitResult, type SubmitResult } from './submit-response.js';
@@ -151,11 +151,13 @@ async function submitted(services: SubmitServices, step: Step, submission: Await
   return { ...result, stored: { values: stored, createdAt: date.toISOString(), files } };
 }
 
-function spamRejected(services: SubmitServices, step: Step, now: number): SubmitResult {
+const DRAFT_REFUSED = "The draft was not saved: the request did not pass the form's spam checks (send the manifest's honeypot and javascript test).";
+
+function spamRejected(services: SubmitServices, step: Step, now: number, reason = 'The submission was rejected as spam.'): SubmitResult {
   return submitResult('spam_rejected', {
     ...resultParts(step, step.state.pageIndex, sealNext(services.stateTokens, step, step.state.pageIndex, step.state.pageHistory, now)),
     message: step.form.settings.errorMessage,
-    formErrors: ['The submission was rejected as spam.'],
+    formErrors: [reason],
   });
 }
 
@@ -178,16 +180,12 @@ async function saveDraft(
     });
   }
   const spamReasons = spamReasonsFor(services, step, input, normaliseAll(form, step.raw));
-  if (spamReasons.length > 0 && form.settings.spam.behavior === 'display_errors') return spamRejected(services, step, date.getTime());
-  // simulate_success: a spammer gets a convincing answer and nothing is stored.
-  const pair =
-    spamReasons.length > 0
-      ? { token: randomAlphanumeric(DRAFT_TOKEN_LENGTH), key: randomAlphanumeric(DRAFT_KEY_LENGTH) }
-      : await services.drafts.save(form, { values: step.raw, pageIndex: state.pageIndex, pageHistory: state.pageHistory }, draft, date);
+  // A draft is never simulated (issue #11): a token that resumes nothing would mislead a person
+  // whose client forgot the honeypot far more than it would slow a bot down.
+  if (spamReasons.length > 0) return spamRejected(services, step, date.getTime(), DRAFT_REFUSED);
+  const pair = await services.drafts.save(form, { values: step.raw, pageIndex: state.pageIndex, pageHistory: state.pageHistory }, draft, date);
   // The draft's files outlive the usual unattached window for as long as the draft does.
-  if (spamReasons.length === 0) {
-    await services.uploads.hold(form, allIds(fileSlots(form, step.raw)), new Date(date.getTime() + services.draftTtlDays * 86_400_000));
-  }
+  await services.uploads.hold(form, allIds(fileSlots(form, step.raw)), new Date(date.getTime() + services.draftTtlDays * 86_400_000));
   return submitResult('draft_saved', {
     ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, date.getTime())),
     draft: { ...pair, resumeUrl: services.drafts.resumeUrl(form, pair.token, pair.key) },
