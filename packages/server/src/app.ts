@@ -145,7 +145,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         fileUrl: emailFileUrl,
         now,
       }),
-      options: { ...config.deliveries, leaseMs: config.deliveries.timeoutMs * 3 + 30_000 },
+      // A claimed batch is up to 8 rounds of `concurrency` deliveries; the lease outlives all of them.
+      options: { ...config.deliveries, leaseMs: config.deliveries.timeoutMs * 10 + 30_000 },
       now,
       log: app.log,
     });

@@ -414,7 +414,7 @@ function crashSuite(label: string, databaseUrl: () => string | undefined): void 
     expect(receiver.hits.filter((h) => h.acknowledged)).toHaveLength(0);
     expect(inFlight.json.data.values).toEqual({ note: 'n2' });
 
-    // The crash left the claim: one attempt counted, a lease (timeoutMs * 3 + 30 s) in the future, no log entry.
+    // The crash left the claim: one attempt counted, a lease (timeoutMs * 10 + 30 s) in the future, no log entry.
     const [leased] = await outbox.rows(submission.id);
     expect(leased).toMatchObject({ status: 'pending', attempts: 1, delivered_at: null });
     expect(Date.parse(leased?.locked_until ?? '')).toBeGreaterThan(Date.now() + 25_000);

@@ -376,7 +376,7 @@ export const ConfigSchema = Type.Object(
       {
         enabled: Type.Boolean({ default: true, description: 'Run the delivery worker in this process (jobs are queued either way).' }),
         pollMs: Type.Integer({ minimum: 50, maximum: 600_000, default: 2000, description: 'How often the worker looks for due jobs.' }),
-        concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 4, description: 'Jobs delivered at once per process.' }),
+        concurrency: Type.Integer({ minimum: 1, maximum: 64, default: 8, description: 'Jobs delivered at once per process.' }),
         maxAttempts: Type.Integer({ minimum: 1, maximum: 50, default: 8, description: 'Attempts before a job is dead-lettered.' }),
         backoffSeconds: Type.Number({ minimum: 0.01, maximum: 3600, default: 30, description: 'First retry delay; doubles each attempt (with jitter, at most 6 h).' }),
         timeoutMs: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000, description: 'Timeout of one webhook, extra POST or SMTP exchange.' }),

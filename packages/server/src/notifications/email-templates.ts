@@ -66,7 +66,26 @@ export interface EmailTemplates {
   render(name: string, scope: object): Promise<RenderedEmail>;
 }
 
-export function createEmailTemplates(dir: string): EmailTemplates {
+type Parsed = ReturnType<Liquid['parse']>;
+
+interface CompiledTemplate {
+  readonly subject: Parsed;
+  readonly html: Parsed | null;
+  readonly text: Parsed | null;
+}
+
+/** How long a parsed template is trusted before its files are read again (edits show up this fast). */
+const RELOAD_MS = 2000;
+
+function compile(source: { subject: string; html: string; text: string }): CompiledTemplate {
+  return {
+    subject: TEXT.parse(source.subject),
+    html: source.html === '' ? null : HTML.parse(source.html),
+    text: source.text === '' ? null : TEXT.parse(source.text),
+  };
+}
+
+export function createEmailTemplates(dir: string, clock: () => number = Date.now): EmailTemplates {
   const read = async (name: string, part: 'subject' | 'html' | 'text'): Promise<string | null> => {
     try {
       return await readFile(join(dir, name, `${part}.liquid`), 'utf8');
@@ -75,24 +94,42 @@ export function createEmailTemplates(dir: string): EmailTemplates {
       throw error;
     }
   };
+  const load = async (name: string): Promise<CompiledTemplate> => {
+    const [subject, html, text] = await Promise.all([read(name, 'subject'), read(name, 'html'), read(name, 'text')]);
+    if (subject === null || (html === null && text === null)) {
+      // The directory stays in the server log; the delivery log (shown to site owners) names the template only.
+      throw new PermanentDeliveryError(`template "${name}" needs subject.liquid and html.liquid or text.liquid in the templates directory`);
+    }
+    try {
+      return compile({ subject, html: html ?? '', text: text ?? '' });
+    } catch (error) {
+      throw new PermanentDeliveryError(`template "${name}" failed to parse: ${(error as Error).message.split('\n')[0]}`);
+    }
+  };
+  // Parsing once and reading the files once per RELOAD_MS is what lets the worker keep up with
+  // submits (issue #11); a failed load is not kept, so a fixed template works at once.
+  const cache = new Map<string, { at: number; template: Promise<CompiledTemplate> }>();
+  const builtIn = compile(DEFAULT_TEMPLATE);
+  const templateOf = (name: string): Promise<CompiledTemplate> => {
+    if (name === 'default') return Promise.resolve(builtIn);
+    if (!NAME.test(name)) return Promise.reject(new PermanentDeliveryError(`template name "${name}" is not valid`));
+    const now = clock();
+    const cached = cache.get(name);
+    if (cached && now - cached.at < RELOAD_MS) return cached.template;
+    const template = load(name);
+    cache.set(name, { at: now, template });
+    template.catch(() => cache.delete(name));
+    return template;
+  };
   return {
     async render(name, scope) {
-      let source: { subject: string; html: string; text: string };
-      if (name === 'default') source = DEFAULT_TEMPLATE;
-      else {
-        if (!NAME.test(name)) throw new PermanentDeliveryError(`template name "${name}" is not valid`);
-        const [subject, html, text] = await Promise.all([read(name, 'subject'), read(name, 'html'), read(name, 'text')]);
-        if (subject === null || (html === null && text === null)) {
-          throw new PermanentDeliveryError(`template "${name}" needs subject.liquid and html.liquid or text.liquid in ${dir}`);
-        }
-        source = { subject, html: html ?? '', text: text ?? '' };
-      }
+      const template = await templateOf(name);
       try {
         return {
           // A subject is one line, whatever the template or the values say.
-          subject: (await TEXT.parseAndRender(source.subject, scope)).replace(/[\r\n]+/g, ' ').trim().slice(0, 300),
-          html: source.html === '' ? '' : await HTML.parseAndRender(source.html, scope),
-          text: source.text === '' ? '' : await TEXT.parseAndRender(source.text, scope),
+          subject: (await TEXT.render(template.subject, scope)).replace(/[\r\n]+/g, ' ').trim().slice(0, 300),
+          html: template.html === null ? '' : await HTML.render(template.html, scope),
+          text: template.text === null ? '' : await TEXT.render(template.text, scope),
         };
       } catch (error) {
         throw new PermanentDeliveryError(`template "${name}" failed to render: ${(error as Error).message.split('\n')[0]}`);

@@ -85,29 +85,51 @@ export async function claimDue(db: Kysely<Database>, dialect: DialectName, limit
   }));
 }
 
-export async function recordAttempt(
-  db: Kysely<Database>,
-  job: DeliveryJob,
-  outcome: { ok: boolean; detail: string | null; durationMs: number; next: { status: DeliveryStatus; at: string | null } },
-  now: string,
-): Promise<void> {
+export interface AttemptOutcome {
+  readonly ok: boolean;
+  readonly detail: string | null;
+  readonly durationMs: number;
+  readonly next: { readonly status: DeliveryStatus; readonly at: string | null };
+}
+
+/**
+ * Records the attempts of a batch in one transaction: the log rows in one insert, the delivered
+ * jobs in one update, failures one by one (they carry their own retry time and error). One write
+ * per batch instead of one per job is what lets the worker keep up with submits on SQLite's
+ * single writer (issue #11).
+ */
+export async function recordAttempts(db: Kysely<Database>, results: readonly { job: DeliveryJob; outcome: AttemptOutcome }[], now: string): Promise<void> {
+  if (results.length === 0) return;
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('svc_delivery_attempts')
-      .values({ delivery_id: job.id, attempt: job.attempts, at: now, ok: outcome.ok ? 1 : 0, detail: outcome.detail, duration_ms: outcome.durationMs })
+      .values(
+        results.map(({ job, outcome }) => ({
+          delivery_id: job.id,
+          attempt: job.attempts,
+          at: now,
+          ok: outcome.ok ? 1 : 0,
+          detail: outcome.detail,
+          duration_ms: outcome.durationMs,
+        })),
+      )
       .execute();
-    await trx
-      .updateTable('svc_deliveries')
-      .set({
-        status: outcome.next.status,
-        next_attempt_at: outcome.next.at ?? now,
-        locked_until: null,
-        last_error: outcome.ok ? null : outcome.detail,
-        updated_at: now,
-        delivered_at: outcome.ok ? now : null,
-      })
-      .where('id', '=', job.id)
-      .execute();
+    const delivered = results.filter((r) => r.outcome.ok).map((r) => r.job.id);
+    if (delivered.length > 0) {
+      await trx
+        .updateTable('svc_deliveries')
+        .set({ status: 'delivered', next_attempt_at: now, locked_until: null, last_error: null, updated_at: now, delivered_at: now })
+        .where('id', 'in', delivered)
+        .execute();
+    }
+    for (const { job, outcome } of results) {
+      if (outcome.ok) continue;
+      await trx
+        .updateTable('svc_deliveries')
+        .set({ status: outcome.next.status, next_attempt_at: outcome.next.at ?? now, locked_until: null, last_error: outcome.detail, updated_at: now, delivered_at: null })
+        .where('id', '=', job.id)
+        .execute();
+    }
   });
 }
 
