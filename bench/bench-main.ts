@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js';
 import { fullFormQuery } from './graphql-query.js';
 import { EXPORT_KEY, EXPORT_ROWS } from './export-data.js';
+import { treeCpuMicros } from './process-cpu.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -18,6 +19,7 @@ const TARGETS = resolve(import.meta.dirname, 'bench-targets.ts');
 
 interface Target {
   readonly port: number;
+  readonly pid: number | undefined;
   readonly child: ChildProcess;
 }
 
@@ -28,7 +30,7 @@ function startTarget(kind: string): Promise<Target> {
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const match = /READY (\d+)/.exec(buffer);
-      if (match) resolvePromise({ port: Number(match[1]), child });
+      if (match) resolvePromise({ port: Number(match[1]), pid: child.pid, child });
     });
     child.once('exit', (code) => reject(new Error(`bench target ${kind} exited with ${code}`)));
   });
@@ -38,13 +40,35 @@ interface Measure {
   readonly rps: number;
   readonly p99: number;
   readonly errors: number;
+  /** CPU microseconds the target spent per request over the window (null off Linux). */
+  readonly cpuPerRequest: number | null;
+}
+
+/** Latency when both sides are offered the same rate: what a person feels, not the queue. */
+interface FixedLoad {
+  readonly rate: number;
+  readonly svc: { readonly p50: number; readonly p99: number };
+  readonly baseline: { readonly p50: number; readonly p99: number };
 }
 
 const ROUNDS = 5;
 
-async function measure(options: autocannon.Options, seconds: number): Promise<Measure> {
-  const result = await autocannon({ ...options, duration: seconds, connections: CONNECTIONS });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+/** A request to drive, and the process whose CPU it costs. */
+type Side = autocannon.Options & { readonly pid?: number };
+
+async function measure(side: Side, seconds: number, rate?: number): Promise<Measure & { p50: number }> {
+  const { pid, ...options } = side;
+  const before = treeCpuMicros(pid);
+  const result = await autocannon({ ...options, duration: seconds, connections: CONNECTIONS, ...(rate ? { overallRate: rate } : {}) });
+  const after = treeCpuMicros(pid);
+  const requests = result.requests.total;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    cpuPerRequest: before !== null && after !== null && requests > 0 ? (after - before) / requests : null,
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -56,7 +80,7 @@ function median(values: readonly number[]): number {
  * Both servers run at once and are driven in alternating rounds, so a burst of background load
  * hits both sides alike; each side reports its median round.
  */
-async function compare(svc: autocannon.Options, baseline: autocannon.Options): Promise<{ svc: Measure; baseline: Measure }> {
+async function compare(svc: Side, baseline: Side): Promise<{ svc: Measure; baseline: Measure; fixed: FixedLoad }> {
   await measure(svc, 1);
   await measure(baseline, 1);
   const runs: { svc: Measure[]; baseline: Measure[] } = { svc: [], baseline: [] };
@@ -64,18 +88,32 @@ async function compare(svc: autocannon.Options, baseline: autocannon.Options): P
     runs.svc.push(await measure(svc, DURATION / ROUNDS));
     runs.baseline.push(await measure(baseline, DURATION / ROUNDS));
   }
+  const cpu = (list: readonly Measure[]) => {
+    const values = list.flatMap((m) => (m.cpuPerRequest === null ? [] : [m.cpuPerRequest]));
+    return values.length > 0 ? median(values) : null;
+  };
   const summarise = (list: readonly Measure[]): Measure => ({
     rps: median(list.map((m) => m.rps)),
     p99: median(list.map((m) => m.p99)),
     errors: list.reduce((sum, m) => sum + m.errors, 0),
+    cpuPerRequest: cpu(list),
   });
-  return { svc: summarise(runs.svc), baseline: summarise(runs.baseline) };
+  const result = { svc: summarise(runs.svc), baseline: summarise(runs.baseline) };
+  // Both sides offered half of what the baseline can take (issue #17): latency without a queue.
+  const rate = Math.max(1, Math.round(result.baseline.rps / 2));
+  const seconds = Math.max(2, DURATION / 2);
+  const fixedSvc = await measure(svc, seconds, rate);
+  const fixedBase = await measure(baseline, seconds, rate);
+  return { ...result, fixed: { rate, svc: { p50: fixedSvc.p50, p99: fixedSvc.p99 }, baseline: { p50: fixedBase.p50, p99: fixedBase.p99 } } };
 }
 
-async function withTargets<T>(kinds: readonly string[], run: (ports: number[]) => Promise<T>): Promise<T> {
+async function withTargets<T>(kinds: readonly string[], run: (ports: number[], pids: (number | undefined)[]) => Promise<T>): Promise<T> {
   const targets = await Promise.all(kinds.map(startTarget));
   try {
-    return await run(targets.map((t) => t.port));
+    return await run(
+      targets.map((t) => t.port),
+      targets.map((t) => t.pid),
+    );
   } finally {
     for (const target of targets) {
       target.child.removeAllListeners('exit');
@@ -101,20 +139,21 @@ interface Row {
   readonly scenario: string;
   readonly svc: Measure;
   readonly baseline: Measure;
+  readonly fixed: FixedLoad;
 }
 
 async function manifestScenario(): Promise<Row> {
-  return withTargets(['svc', 'baseline-manifest'], async ([svcPort, basePort]) => ({
+  return withTargets(['svc', 'baseline-manifest'], async ([svcPort, basePort], [svcPid, basePid]) => ({
     scenario: 'manifest',
     ...(await compare(
-      { url: `http://127.0.0.1:${svcPort}/svc/api/forms/contact/manifest` },
-      { url: `http://127.0.0.1:${basePort}/manifest` },
+      { url: `http://127.0.0.1:${svcPort}/svc/api/forms/contact/manifest`, pid: svcPid },
+      { url: `http://127.0.0.1:${basePort}/manifest`, pid: basePid },
     )),
   }));
 }
 
 async function submitScenario(): Promise<Row> {
-  return withTargets(['svc', 'baseline-insert'], async ([svcPort, basePort]) => {
+  return withTargets(['svc', 'baseline-insert'], async ([svcPort, basePort], [svcPid, basePid]) => {
     const { cookie, token, meta } = await csrfAndMeta(svcPort as number);
     return {
       scenario: 'submit',
@@ -124,12 +163,14 @@ async function submitScenario(): Promise<Row> {
           method: 'POST',
           headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': token },
           body: JSON.stringify({ intent: 'submit', values: VALUES, meta }),
+          pid: svcPid,
         },
         {
           url: `http://127.0.0.1:${basePort}/submit`,
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ intent: 'submit', values: VALUES }),
+          pid: basePid,
         },
       )),
     };
@@ -139,22 +180,24 @@ async function submitScenario(): Promise<Row> {
 async function graphqlQueryScenario(): Promise<Row> {
   // The static types are all the query needs, so no forms are required to generate it.
   const query = fullFormQuery(buildSvcSchema([]), 'contact');
-  return withTargets(['svc', 'baseline-graphql'], async ([svcPort, basePort]) => {
-    const request = (port: number) => ({
+  return withTargets(['svc', 'baseline-graphql'], async ([svcPort, basePort], [svcPid, basePid]) => {
+    const request = (port: number, pid: number | undefined) => ({
       url: `http://127.0.0.1:${port}/graphql`,
       method: 'POST' as const,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query }),
+      pid,
     });
-    return { scenario: 'graphql-query', ...(await compare(request(svcPort as number), request(basePort as number))) };
+    return { scenario: 'graphql-query', ...(await compare(request(svcPort as number, svcPid), request(basePort as number, basePid))) };
   });
 }
 
 async function graphqlMutationScenario(): Promise<Row> {
-  return withTargets(['svc'], async ([port]) => {
+  return withTargets(['svc'], async ([port], [pid]) => {
     const { cookie, token, meta } = await csrfAndMeta(port as number);
     const mutation = `mutation { save_contact_Submission(firstName: "Ann", lastName: "Lee", email: "ann@example.test",
       message: "Hello from the benchmark.", honeypot: {name: "${meta.honeypot.name}", value: ""},
+      javascriptTest: {name: "${meta.javascriptTest.name}", value: "${meta.javascriptTest.value}"},
       csrfToken: {name: "SVC_CSRF_TOKEN", value: "${token}"}) { success submissionId } }`;
     return {
       scenario: 'graphql-mutation (baseline: REST submit)',
@@ -164,12 +207,14 @@ async function graphqlMutationScenario(): Promise<Row> {
           method: 'POST',
           headers: { 'content-type': 'application/json', cookie },
           body: JSON.stringify({ query: mutation }),
+          pid,
         },
         {
           url: `http://127.0.0.1:${port}/svc/api/forms/contact/submit`,
           method: 'POST',
           headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': token },
           body: JSON.stringify({ intent: 'submit', values: VALUES, meta }),
+          pid,
         },
       )),
     };
@@ -195,7 +240,7 @@ function multipartFile(field: string): { body: Buffer; contentType: string } {
 }
 
 async function uploadScenario(): Promise<Row> {
-  return withTargets(['svc', 'baseline-upload'], async ([svcPort, basePort]) => {
+  return withTargets(['svc', 'baseline-upload'], async ([svcPort, basePort], [svcPid, basePid]) => {
     const { cookie, token } = await csrfAndMeta(svcPort as number);
     const { body, contentType } = multipartFile('portfolio');
     return {
@@ -208,15 +253,21 @@ async function uploadScenario(): Promise<Row> {
           body,
           // A fresh upload token per request: one token may hold only fileCount (3) uploads.
           requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, 'x-svc-upload-token': randomUUID() } }) }],
+          pid: svcPid,
         },
-        { url: `http://127.0.0.1:${basePort}/upload`, method: 'POST', headers: { 'content-type': contentType }, body },
+        { url: `http://127.0.0.1:${basePort}/upload`, method: 'POST', headers: { 'content-type': contentType }, body, pid: basePid },
       )),
     };
   });
 }
 
+const micros = (value: number | null) => (value === null ? 'n/a' : value.toFixed(0));
+
 function printTable(rows: readonly Row[]): void {
-  const header = ['scenario', 'svc req/s', 'svc p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio', 'errors'];
+  const header = [
+    'scenario', 'svc req/s', 'svc p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio',
+    'svc CPU µs/req', 'baseline CPU µs/req', 'CPU ×', 'fixed rate', 'svc p50/p99 ms', 'baseline p50/p99 ms', 'errors',
+  ];
   const lines = rows.map((r) => [
     r.scenario,
     r.svc.rps.toFixed(0),
@@ -224,6 +275,12 @@ function printTable(rows: readonly Row[]): void {
     r.baseline.rps.toFixed(0),
     r.baseline.p99.toFixed(1),
     (r.svc.rps / r.baseline.rps).toFixed(2),
+    micros(r.svc.cpuPerRequest),
+    micros(r.baseline.cpuPerRequest),
+    r.svc.cpuPerRequest !== null && r.baseline.cpuPerRequest ? (r.svc.cpuPerRequest / r.baseline.cpuPerRequest).toFixed(2) : 'n/a',
+    `${r.fixed.rate}/s`,
+    `${r.fixed.svc.p50}/${r.fixed.svc.p99}`,
+    `${r.fixed.baseline.p50}/${r.fixed.baseline.p99}`,
     String(r.svc.errors + r.baseline.errors),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
@@ -231,7 +288,8 @@ function printTable(rows: readonly Row[]): void {
   process.stdout.write(`\n${fmt(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${lines.map(fmt).join('\n')}\n\n`);
   for (const r of rows) {
     process.stdout.write(
-      `bench ${r.scenario} rps=${r.svc.rps.toFixed(0)} p99_ms=${r.svc.p99.toFixed(1)} baseline_rps=${r.baseline.rps.toFixed(0)} ratio=${(r.svc.rps / r.baseline.rps).toFixed(2)}\n`,
+      `bench ${r.scenario} rps=${r.svc.rps.toFixed(0)} p99_ms=${r.svc.p99.toFixed(1)} baseline_rps=${r.baseline.rps.toFixed(0)} ratio=${(r.svc.rps / r.baseline.rps).toFixed(2)}` +
+        ` cpu_us=${micros(r.svc.cpuPerRequest)} baseline_cpu_us=${micros(r.baseline.cpuPerRequest)} fixed_rate=${r.fixed.rate} fixed_p99_ms=${r.fixed.svc.p99} baseline_fixed_p99_ms=${r.fixed.baseline.p99}\n`,
     );
   }
 }

@@ -10,6 +10,7 @@ import { createDatabase, type DatabaseHandle } from './storage/database-factory.
 import { migrateToLatest } from './storage/migration-runner.js';
 import { createFormRegistry } from './forms/form-registry.js';
 import { createManifestCache } from './forms/manifest-builder.js';
+import { createWriteBatcher } from './storage/write-batcher.js';
 import { registerJsonBodyParser } from './http/json-body-parser.js';
 import { answerClientError, limitConnectionsPerClient, serverTimeouts } from './http/connection-guards.js';
 import { collectRouteMethods } from './http/route-methods.js';
@@ -172,6 +173,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       ),
       submit: {
         db: database.db,
+        writes: createWriteBatcher(database.db, database.dialect),
         csrf,
         stateTokens: createStateTokens(secret),
         spamFields,

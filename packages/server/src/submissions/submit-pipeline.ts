@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SvcError, computeVisibility, nextVisiblePage, previousVisiblePage, type Form, type Values } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
+import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { CsrfTokens } from '../security/csrf-tokens.js';
 import type { SpamFieldNames } from '../security/spam-fields.js';
 import { detectSpam } from '../security/spam-checks.js';
@@ -30,6 +31,8 @@ import { browserBindingHash } from '../security/browser-binding.js';
 
 export interface SubmitServices {
   readonly db: Kysely<Database>;
+  /** Where submissions and their outbox rows are written: shared transactions on SQLite (issue #17). */
+  readonly writes: WriteBatcher;
   readonly csrf: CsrfTokens | null;
   readonly stateTokens: StateTokens;
   readonly spamFields: SpamFieldNames;
@@ -94,7 +97,7 @@ async function persist(services: SubmitServices, step: Step, values: Values, spa
   if (!form.settings.storeData) {
     // Nothing is stored, but the notifications still go out (from the outbox row alone).
     if (notify) {
-      await services.deliveries.enqueue(services.db, form, { ...stored, id: null }, targets, false);
+      await services.writes.run((trx) => services.deliveries.enqueue(trx, form, { ...stored, id: null }, targets, false));
       services.deliveries.poke();
     }
     return null;
@@ -115,10 +118,10 @@ async function persist(services: SubmitServices, step: Step, values: Values, spa
     client: clientOf(step.request),
   };
   const fileIds = allIds(fileSlots(form, values));
-  if (fileIds.length === 0 && !notify) return { id: await insertSubmission(services.db, row), uid, token };
+  if (fileIds.length === 0 && !notify) return { id: await services.writes.run((trx) => insertSubmission(trx, row)), uid, token };
   // The row, the claim on its files and its delivery jobs commit together: a submission never
   // points at a file the purge may take, and an acknowledged submission is always delivered.
-  const id = await services.db.transaction().execute(async (trx) => {
+  const id = await services.writes.run(async (trx) => {
     const inserted = await insertSubmission(trx, row);
     if (fileIds.length > 0) {
       const attached = await services.uploads.attach(trx, inserted, form, fileIds);
