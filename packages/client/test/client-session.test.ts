@@ -314,7 +314,7 @@ describe('drafts (contract §5)', () => {
     expect(saved.draft).toEqual({
       token: expect.stringMatching(/^[A-Za-z0-9]{40}$/),
       key: expect.stringMatching(/^[A-Za-z0-9]{25}$/),
-      resumeUrl: `http://localhost:5173/apply?token=${saved.draft!.token}&key=${saved.draft!.key}`,
+      resumeUrl: `http://localhost:3000/demo/resume?form=application&token=${saved.draft!.token}&key=${saved.draft!.key}`,
     });
     expect(session.draft).toEqual(saved.draft);
     expect(session.pageIndex).toBe(1);

@@ -17,8 +17,13 @@ export interface FieldRenderContext {
   readonly uploads: UploadedFile[];
   /** The person changed the value: the element stores it and re-applies rules. */
   change(value: unknown): void;
-  /** Something other than the value changed (files picked for multipart): re-check only. */
+  /** Something other than the value changed (an upload added or removed): re-check only. */
   refresh(): void;
+  /**
+   * Files were chosen in the field's file input: `problems` are theirs (none = fine), shown on
+   * the field at once; null when the input is empty again.
+   */
+  picked(problems: readonly string[] | null): void;
   /** An upload or delete failed; shown on the field and reported as `svc:error`. */
   fail(error: unknown): void;
 }

@@ -1,12 +1,13 @@
 /**
- * File fields, both ways contract §7 allows: files picked in the input travel with the next
- * submit as multipart (session.setFiles); files dropped on the zone are uploaded at once
- * (session.upload), listed, and can be removed again (session.removeUpload).
+ * File fields, both ways contract §7 allows: files picked in the input are checked at once and
+ * travel with the next submit as multipart (session.setFiles); files dropped on the zone are
+ * uploaded at once (session.upload), listed, and can be removed again (session.removeUpload).
  */
 import type { UploadedFile } from '@svc/client';
 import { acceptForFileKinds } from '@svc/core';
 import { h } from './dom-builder.js';
 import { configNumber, listOf, type ControlView, type FieldRenderContext } from './field-view.js';
+import { pickedFileProblems } from './picked-file-checks.js';
 
 /** `accept` hints per file kind (shared with the server's manifest, which offers them to every client). */
 export const acceptOf = acceptForFileKinds;
@@ -27,8 +28,12 @@ export function renderFile(ctx: FieldRenderContext): ControlView {
     required: field.required,
   });
   input.addEventListener('change', () => {
-    session.setFiles(field.handle, Array.from(input.files ?? []));
-    ctx.refresh();
+    const files = Array.from(input.files ?? []);
+    // Checked the moment they are chosen (issue #11); files that fail are not sent at all, since
+    // the server would refuse them too, only after the whole step had been uploaded.
+    const problems = pickedFileProblems(field, files, listOf(session.values[field.handle]).length);
+    session.setFiles(field.handle, problems.length === 0 ? files : []);
+    ctx.picked(files.length > 0 ? problems : null);
   });
   const list = h('ul', { part: 'files', class: 'files', 'aria-label': `Uploaded files for ${field.label}` });
   const showUpload = (file: UploadedFile) => {

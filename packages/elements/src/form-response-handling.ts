@@ -4,8 +4,10 @@
  * parts it owns through `ResponseHost`; the decisions live here.
  */
 import type { FormSession, SubmitResponse } from '@svc/client';
+import type { ErrorSummary } from './error-summary.js';
 import type { FieldElement } from './field-renderers.js';
-import { fillFormErrors, renderSuccess } from './form-status-views.js';
+import { renderSuccess } from './form-status-views.js';
+import { withPickedFiles } from './picked-file-checks.js';
 
 type FieldErrors = Readonly<Record<string, readonly string[]>>;
 
@@ -14,7 +16,9 @@ export interface ErrorTargets {
   readonly session: FormSession | null;
   readonly fields: ReadonlyMap<string, FieldElement>;
   readonly invalid: Set<string>;
-  readonly formErrors: HTMLElement | null;
+  readonly summary: ErrorSummary | null;
+  /** Fields whose file input holds chosen files, with those files' problems (none = fine). */
+  readonly picked: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ResponseHost extends ErrorTargets {
@@ -35,7 +39,7 @@ export function showErrors(targets: ErrorTargets, fieldErrors: FieldErrors, form
   const { fields, invalid } = targets;
   invalid.clear();
   for (const [handle, element] of fields) {
-    const messages = element.view.layout === 'hidden' ? [] : (fieldErrors[handle] ?? []);
+    const messages = element.view.layout === 'hidden' ? [] : withPickedFiles(fieldErrors[handle] ?? [], targets.picked.get(handle));
     element.showErrors(messages);
     if (messages.length > 0) invalid.add(handle);
   }
@@ -44,8 +48,59 @@ export function showErrors(targets: ErrorTargets, fieldErrors: FieldErrors, form
     const label = targets.session?.manifest.fields[handle]?.label ?? handle;
     return messages.map((m) => `${label}: ${m}`);
   });
-  const all = [...formErrors, ...elsewhere];
-  if (targets.formErrors) fillFormErrors(targets.formErrors, all.length > 0 || invalid.size > 0 ? message : null, all);
+  targets.summary?.show(message, [...formErrors, ...elsewhere], invalid.size > 0);
+}
+
+/**
+ * After the person changed `changed`: it is checked again (so a fix clears its errors), fields
+ * a rule has just hidden lose theirs (hidden fields are neither validated nor stored), and the
+ * summary follows, going with the last field error (issue #11).
+ */
+export function recheckFields(targets: ErrorTargets, changed: string): void {
+  const { session, fields, invalid } = targets;
+  const stale = [...invalid].filter((handle) => handle === changed || fields.get(handle)?.wrapper.hidden);
+  if (!session || stale.length === 0) return;
+  const errors = session.validate('page');
+  for (const handle of stale) {
+    const element = fields.get(handle);
+    const messages = !element || element.wrapper.hidden ? [] : withPickedFiles(errors[handle] ?? [], targets.picked.get(handle));
+    element?.showErrors(messages);
+    if (messages.length === 0) invalid.delete(handle);
+  }
+  targets.summary?.update(invalid.size > 0);
+}
+
+/**
+ * The refusal of a Next or Submit while a shown file input holds files that failed their checks
+ * (issue #11), with the page's other local errors; null when there are none. Those files were
+ * never given to the session, so without this a field that is not required would go on empty.
+ */
+export function pickedFilesRefusal(targets: ErrorTargets): SubmitResponse | null {
+  const { session, fields, picked } = targets;
+  const refused = [...picked].filter(([handle, problems]) => problems.length > 0 && fields.get(handle)?.wrapper.hidden === false);
+  if (!session || refused.length === 0) return null;
+  const errors: Record<string, readonly string[]> = { ...session.validate('page') };
+  for (const [handle, problems] of refused) errors[handle] = withPickedFiles(errors[handle] ?? [], problems);
+  return localRefusal(session, errors);
+}
+
+/** A step refused in the browser, shaped as the client's own local refusals so `svc:error` listeners see one shape. */
+function localRefusal(session: FormSession, fieldErrors: FieldErrors): SubmitResponse {
+  session.errors = { fields: fieldErrors, form: [] };
+  return {
+    success: false,
+    status: 'validation_failed',
+    complete: false,
+    submission: null,
+    // handleSubmitResponse puts the form's errorMessage in, as for every validation_failed.
+    message: null,
+    redirect: null,
+    page: { currentIndex: session.pageIndex, total: session.totalPages },
+    state: { values: session.values, pageIndex: session.pageIndex, token: session.stateToken },
+    draft: null,
+    errors: { fields: fieldErrors, form: [] },
+    warnings: [],
+  };
 }
 
 export function focusFirstInvalid(fields: ReadonlyMap<string, FieldElement>, invalid: ReadonlySet<string>): void {

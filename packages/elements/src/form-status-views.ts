@@ -1,6 +1,6 @@
 /**
- * The parts around the fields: page indicator, form-level errors, the button bar with its
- * spinner and loading text, the success message and the save-and-continue notice.
+ * The parts around the fields: page indicator, the button bar with its spinner and loading
+ * text, the success message and the save-and-continue notice.
  */
 import type { FormSession, ManifestPage } from '@svc/client';
 import { h } from './dom-builder.js';
@@ -55,15 +55,6 @@ export function progressText(session: FormSession): string {
   if (!shown.includes(session.pageIndex)) shown.push(session.pageIndex);
   shown.sort((x, y) => x - y);
   return `Page ${shown.indexOf(session.pageIndex) + 1} of ${shown.length}`;
-}
-
-/** Form-level messages: the form's error message, then each form error as a list item. */
-export function fillFormErrors(container: HTMLElement, message: string | null, errors: readonly string[]): void {
-  const list = errors.filter((e) => e !== message);
-  container.replaceChildren(
-    ...(message ? [h('p', {}, message)] : []),
-    ...(list.length > 0 ? [h('ul', {}, list.map((e) => h('li', {}, e)))] : []),
-  );
 }
 
 export function renderSuccess(message: string): HTMLElement {

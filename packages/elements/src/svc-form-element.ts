@@ -7,10 +7,11 @@
 import { createClient, SvcClientError, type FormSession, type SubmitResponse, type SvcClient, type UploadedFile } from '@svc/client';
 import { CaptchaWidgets } from './captcha-widgets.js';
 import { h } from './dom-builder.js';
+import { ErrorSummary } from './error-summary.js';
 import { renderField, type FieldElement } from './field-renderers.js';
 import type { FieldRenderContext } from './field-view.js';
 import { FORM_STYLES } from './form-styles.js';
-import { handleSubmitResponse, showErrors, type ErrorTargets, type ResponseHost } from './form-response-handling.js';
+import { handleSubmitResponse, pickedFilesRefusal, recheckFields, showErrors, type ErrorTargets, type ResponseHost } from './form-response-handling.js';
 import { progressText, renderButtonBar, renderDraftNotice, resumeLinkOf, type ButtonBar } from './form-status-views.js';
 
 type Intent = 'submit' | 'next' | 'back' | 'saveDraft';
@@ -48,9 +49,11 @@ export class SvcFormElement extends HTMLElement {
   #busy = false;
   readonly #fields = new Map<string, FieldElement>();
   readonly #invalid = new Set<string>();
+  /** Fields whose file input holds chosen files, with those files' problems (none = fine). */
+  readonly #picked = new Map<string, readonly string[]>();
   /** Drag-and-drop uploads by field, kept across page changes so their names stay listed. */
   readonly #uploads = new Map<string, UploadedFile[]>();
-  #formErrors: HTMLElement | null = null;
+  #summary: ErrorSummary | null = null;
   #buttons: ButtonBar | null = null;
   #form: HTMLFormElement | null = null;
   #progress: HTMLElement | null = null;
@@ -144,6 +147,7 @@ export class SvcFormElement extends HTMLElement {
     const page = manifest.layout.pages[session.pageIndex];
     this.#fields.clear();
     this.#invalid.clear();
+    this.#picked.clear();
     const fields = h('div', { part: 'fields', class: 'fields' });
     for (const row of page?.rows ?? []) {
       const rowElement = h('div', { part: 'row', class: 'row' });
@@ -158,7 +162,7 @@ export class SvcFormElement extends HTMLElement {
     }
     const multiPage = session.totalPages > 1;
     this.#progress = multiPage ? h('p', { part: 'progress', class: 'progress', 'aria-live': 'polite' }) : null;
-    this.#formErrors = h('div', { part: 'form-errors', class: 'form-errors', role: 'alert' });
+    this.#summary = new ErrorSummary();
     this.#buttons = renderButtonBar({ page, pageIndex: session.pageIndex, allowSave: this.hasAttribute('allow-save'), settings: manifest.settings });
     this.#buttons.back?.addEventListener('click', () => void this.#run('back'));
     this.#buttons.save?.addEventListener('click', () => void this.#run('saveDraft'));
@@ -167,7 +171,7 @@ export class SvcFormElement extends HTMLElement {
       { part: 'form', novalidate: true, 'aria-label': manifest.form.name },
       multiPage && page?.label ? h('p', { part: 'page-label', class: 'page-label' }, page.label) : null,
       this.#progress,
-      this.#formErrors,
+      this.#summary.element,
       fields,
       // The captcha widgets live in light DOM (providers do not work in shadow roots).
       this.#captchas?.count && session.pageIndex === session.totalPages - 1 ? h('slot', { name: 'captcha', part: 'captcha' }) : null,
@@ -199,6 +203,13 @@ export class SvcFormElement extends HTMLElement {
         this.#afterChange(handle);
       },
       refresh: () => this.#afterChange(handle),
+      picked: (problems) => {
+        if (problems === null) this.#picked.delete(handle);
+        else this.#picked.set(handle, problems);
+        // A refused file is shown at once, not when the person next presses a button (issue #11).
+        if (problems && problems.length > 0) this.#invalid.add(handle);
+        this.#afterChange(handle);
+      },
       fail: (error) => {
         this.#fields.get(handle)?.showErrors([messageOf(error)]);
         this.#invalid.add(handle);
@@ -207,14 +218,10 @@ export class SvcFormElement extends HTMLElement {
     };
   }
 
-  /** Rules run on every change; a field already marked invalid is re-checked so a fix clears it. */
+  /** Rules run on every change; fields already marked invalid are re-checked so a fix clears them. */
   #afterChange(handle: string): void {
     this.#applyVisibility();
-    const session = this.#session;
-    if (!session || !this.#invalid.has(handle)) return;
-    const messages = session.validate('page')[handle] ?? [];
-    this.#fields.get(handle)?.showErrors(messages);
-    if (messages.length === 0) this.#invalid.delete(handle);
+    recheckFields(this.#errorTargets(), handle);
   }
 
   #applyVisibility(): void {
@@ -235,8 +242,9 @@ export class SvcFormElement extends HTMLElement {
     this.#form?.setAttribute('aria-busy', 'true');
     try {
       const pageBefore = session.pageIndex;
-      if (intent === 'submit') await this.#captchas?.beforeSubmit();
-      const response = await session[intent]();
+      const refusal = intent === 'next' || intent === 'submit' ? pickedFilesRefusal(this.#errorTargets()) : null;
+      if (intent === 'submit' && !refusal) await this.#captchas?.beforeSubmit();
+      const response = refusal ?? (await session[intent]());
       this.#handleResponse(response, pageBefore);
     } catch (error) {
       this.#showErrors({}, [messageOf(error)], null);
@@ -261,7 +269,7 @@ export class SvcFormElement extends HTMLElement {
   }
 
   #errorTargets(): ErrorTargets {
-    return { session: this.#session, fields: this.#fields, invalid: this.#invalid, formErrors: this.#formErrors };
+    return { session: this.#session, fields: this.#fields, invalid: this.#invalid, summary: this.#summary, picked: this.#picked };
   }
 
   #handleResponse(response: SubmitResponse, pageBefore: number): void {

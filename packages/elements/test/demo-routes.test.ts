@@ -1,4 +1,4 @@
-/** `/demo/` is served by `npm start` (config.demo) and by nothing else (issue #6). */
+/** `/demo/` and its resume page are served by `npm start` (config.demo) and by nothing else (issues #6, #11). */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,9 +38,28 @@ describe('demo routes', () => {
     expect(script.body).toContain('svc-form');
   });
 
+  it('the resume page is one <svc-form> that takes the draft from the query, with no query text in its HTML', { timeout: 30_000 }, async () => {
+    const { app } = await start(true);
+    const hostile = '"><script>alert(1)</script>';
+    const query = new URLSearchParams({ form: hostile, token: hostile, key: hostile });
+    const page = await app.inject({ method: 'GET', url: `/demo/resume?${query}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('<svc-form allow-save></svc-form>');
+    expect(page.body).toContain("element.setAttribute('draft-token', token)");
+    expect(page.body).not.toContain('alert(1)');
+    // The link carries a draft's token and key: not cached, not passed on as a Referer.
+    const demo = await app.inject({ method: 'GET', url: '/demo/' });
+    for (const res of [page, demo]) {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+  });
+
   it('a service that is not the demo has no demo page', async () => {
     const { app } = await start(false);
     expect((await app.inject({ method: 'GET', url: '/demo/' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/demo/resume?form=contact&token=t&key=k' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/demo/svc-elements.js' })).statusCode).toBe(404);
   });
 });

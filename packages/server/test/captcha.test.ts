@@ -192,7 +192,10 @@ describe('captchas', () => {
   it('verifies the GraphQL captcha argument, and reports the active captcha on the form', async () => {
     const svc = await appFor('turnstile');
     const { token, cookie } = await svc.csrf();
-    const honeypot = (await svc.manifest('contact')).security.honeypot?.name;
+    const { security } = await svc.manifest('contact');
+    const honeypot = security.honeypot?.name;
+    // The same spam signals as REST (issue #11), so only the captcha decides.
+    const js = security.javascriptTest ? `javascriptTest: {name: "${security.javascriptTest.name}", value: "${security.javascriptTest.value}"},` : '';
     const mutate = (value: string) =>
       svc.app.inject({
         method: 'POST',
@@ -200,7 +203,7 @@ describe('captchas', () => {
         headers: { 'content-type': 'application/json', cookie },
         payload: JSON.stringify({
           query: `mutation($t: String!, $c: String!) { save_contact_Submission(firstName: "Ann", email: "ann@example.test",
-            honeypot: {name: "${honeypot}", value: ""}, captcha: {name: "cf-turnstile-response", value: $c},
+            honeypot: {name: "${honeypot}", value: ""}, ${js} captcha: {name: "cf-turnstile-response", value: $c},
             csrfToken: {name: "SVC_CSRF_TOKEN", value: $t}) { success } }`,
           variables: { t: token, c: value },
         }),

@@ -104,7 +104,7 @@ describeEachDialect('drafts', (target) => {
     expect(draft.token).toMatch(/^[A-Za-z0-9]{40}$/);
     expect(draft.key).toMatch(/^[A-Za-z0-9]{25}$/);
     expect(draft.resumeUrl).toBe(
-      `http://localhost:5173/apply?token=${encodeURIComponent(draft.token)}&key=${encodeURIComponent(draft.key)}`,
+      `http://localhost:3000/demo/resume?form=application&token=${encodeURIComponent(draft.token)}&key=${encodeURIComponent(draft.key)}`,
     );
     expect((await draftRows(svc)).length).toBe(before + 1);
   });

@@ -132,7 +132,7 @@ describe('official client: drafts as the demos save and resume them', () => {
     const { response, httpStatus } = await form.click('save');
     expect(lastSubmitBody(client)).toMatchObject({ intent: 'saveDraft', values: { role: 'Backend engineer', cv: [], portfolio: [] } });
     expect(httpStatus).toBe(200);
-    expect(response).toMatchObject({ success: true, status: 'draft_saved', complete: false, draft: { resumeUrl: expect.stringContaining('/jobs/apply?token=') } });
+    expect(response).toMatchObject({ success: true, status: 'draft_saved', complete: false, draft: { resumeUrl: expect.stringContaining('/demo/resume?form=job-application&token=') } });
     expect(form.state.draftToken).toEqual(expect.any(String));
     expect(form.isComplete).toBe(false);
     expect(form.manifest.layout.pages[1]?.buttons.save).toEqual({ label: 'Save and continue later' });

@@ -4,6 +4,7 @@
  * another origin (the browser tests do that): the service address comes from `?base=`, else
  * from the `baseUrl` given here, else from the page's own origin.
  */
+import { escapeHtml, renderDemoDocument, scriptJson } from './demo-html.js';
 
 /** The example forms of examples/forms, in the order the page shows them. */
 export const DEMO_FORMS: readonly { readonly handle: string; readonly title: string; readonly allowSave: boolean }[] = [
@@ -12,15 +13,6 @@ export const DEMO_FORMS: readonly { readonly handle: string; readonly title: str
   { handle: 'kitchen-sink', title: 'Kitchen sink (every field type)', allowSave: true },
   { handle: 'job-application', title: 'Job application (files)', allowSave: true },
 ];
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-/** JSON inside a <script>: `<` escaped so no value can close the script element. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
-}
 
 /**
  * The page's HTML. `scriptUrl` is where the bundled element is served (absolute when the page
@@ -37,30 +29,13 @@ export function renderDemoPage(scriptUrl: string, baseUrl: string | null = null)
     <svc-form handle="${form.handle}"${form.allowSave ? ' allow-save' : ''}></svc-form>
   </section>`,
   ).join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>svc demo: example forms</title>
-<link rel="icon" href="data:,">
-<style>
-  body { margin: 0; font-family: system-ui, sans-serif; color: #1f2328; background: #f6f7f9; }
-  main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1rem 4rem; }
-  section { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 1rem 1.25rem 1.25rem; margin-top: 1.5rem; }
-  h2 { margin-top: 0; font-size: 1.25rem; }
-  code { background: #eef1f4; padding: 0 0.25rem; border-radius: 4px; }
-</style>
-</head>
-<body>
-<main>
-  <h1>svc demo</h1>
+  return renderDemoDocument({
+    title: 'svc demo: example forms',
+    main: `  <h1>svc demo</h1>
   <p>Each example form below is a <code>&lt;svc-form&gt;</code> element talking to the service at <code id="service-address"></code>.
   Add <code>?base=URL</code> to use another service; a saved draft resumes with <code>?form=HANDLE&amp;token=…&amp;key=…</code>.</p>
-${sections}
-</main>
-<script type="module">
-  const params = new URLSearchParams(location.search);
+${sections}`,
+    script: `  const params = new URLSearchParams(location.search);
   const base = params.get('base') || ${scriptJson(baseUrl)} || location.origin;
   document.getElementById('service-address').textContent = base;
   const draft = params.get('token') && params.get('key') ? { form: params.get('form'), token: params.get('token'), key: params.get('key') } : null;
@@ -75,9 +50,6 @@ ${sections}
     }
   }
   // Loaded after the attributes are set, so each element loads its form once.
-  await import(${scriptJson(scriptUrl)});
-</script>
-</body>
-</html>
-`;
+  await import(${scriptJson(scriptUrl)});`,
+  });
 }

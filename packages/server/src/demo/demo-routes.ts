@@ -1,19 +1,27 @@
 /**
- * `/demo/`: the example forms rendered by `<svc-form>` (issue #6), registered only when the
- * service runs as the demo (`npm start`, config.demo). The script is public and sent with
+ * `/demo/`: the example forms rendered by `<svc-form>` (issue #6), and `/demo/resume`, where a
+ * saved draft's link leads (issue #11); registered only when the service runs as the demo
+ * (`npm start`, config.demo). The script is public and sent with
  * `Access-Control-Allow-Origin: *` so a copy of the page on another origin can load it too.
  */
 import type { FastifyInstance } from 'fastify';
 import { demoBundle } from './demo-bundle.js';
+import { DEMO_PAGE_HEADERS } from './demo-html.js';
 import { renderDemoPage } from './demo-page.js';
+import { DEMO_RESUME_PATH, renderResumePage } from './demo-resume-page.js';
 
 export const DEMO_SCRIPT_PATH = '/demo/svc-elements.js';
 
 export async function demoRoutes(app: FastifyInstance): Promise<void> {
   app.get('/demo', async (_request, reply) => reply.redirect('/demo/'));
   app.get('/demo/', async (_request, reply) => {
-    reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
+    reply.headers(DEMO_PAGE_HEADERS);
     return renderDemoPage(DEMO_SCRIPT_PATH, null);
+  });
+  // The same page whatever the query: the page's script reads it (demo-resume-page.ts).
+  app.get(DEMO_RESUME_PATH, async (_request, reply) => {
+    reply.headers(DEMO_PAGE_HEADERS);
+    return renderResumePage(DEMO_SCRIPT_PATH, null);
   });
   app.get(DEMO_SCRIPT_PATH, async (_request, reply) => {
     const code = await demoBundle();

@@ -1,0 +1,69 @@
+/**
+ * The HTML shell the demo's pages share (issue #6, #11): one look, and the two escapes every
+ * value written into them goes through. Values a page takes from its own query are never
+ * written here at all: its script reads location.search and sets attributes and text.
+ */
+
+/** Text for HTML content or a double-quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** JSON inside a <script>: `<` escaped so no value can close the script element. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * The headers every demo page is sent with. A page's address may hold a draft's token and key
+ * (the resume link), so it is neither stored by caches nor sent on as a Referer (to a captcha
+ * provider's script, say).
+ */
+export const DEMO_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'content-type': 'text/html; charset=utf-8',
+};
+
+export interface DemoDocument {
+  /** Plain text; escaped here. */
+  readonly title: string;
+  /** The markup inside <main>, already escaped by the page that built it. */
+  readonly main: string;
+  /** The body of the page's module script. */
+  readonly script: string;
+}
+
+/**
+ * A complete demo page.
+ *
+ * @example
+ * renderDemoDocument({ title: 'svc demo', main: '<h1>svc demo</h1>', script: 'await import("/demo/svc-elements.js");' });
+ */
+export function renderDemoDocument({ title, main, script }: DemoDocument): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<style>
+  body { margin: 0; font-family: system-ui, sans-serif; color: #1f2328; background: #f6f7f9; }
+  main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1rem 4rem; }
+  section { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 1rem 1.25rem 1.25rem; margin-top: 1.5rem; }
+  h2 { margin-top: 0; font-size: 1.25rem; }
+  code { background: #eef1f4; padding: 0 0.25rem; border-radius: 4px; }
+</style>
+</head>
+<body>
+<main>
+${main}
+</main>
+<script type="module">
+${script}
+</script>
+</body>
+</html>
+`;
+}
