@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import type { Database } from './database-schema.js';
@@ -53,7 +54,15 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect, close: () => db.destroy() };
+  const checkpointer = location === ':memory:' ? null : startCheckpointer(sqlite, location);
+  return {
+    db,
+    dialect,
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 256;
