@@ -127,6 +127,10 @@ describe('isEmptyValue', () => {
   ] as const)('%j -> %s', (value, want) => {
     expect(isEmptyValue(value)).toBe(want);
   });
+
+  it('treats a raw object (a wire value no field takes) as not empty instead of throwing', () => {
+    expect(isEmptyValue({ a: 1 } as never)).toBe(false);
+  });
 });
 
 describe('validateFieldValue', () => {

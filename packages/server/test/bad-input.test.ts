@@ -79,6 +79,19 @@ describe('bad input answers a catalogue code, never a 500', () => {
     });
   });
 
+  it('answers a loaded draft meeting a value no field takes (an object) with field errors, not 500 (found by fuzzing)', async () => {
+    const meta = await svc.meta('contact');
+    const saved = await post('/svc/api/forms/contact/submit', JSON.stringify({ intent: 'saveDraft', values: { firstName: 'Ann' }, meta }), 'application/json');
+    const { token, key } = saved.json().draft as { token: string; key: string };
+    const res = await post(
+      '/svc/api/forms/contact/submit',
+      JSON.stringify({ intent: 'validate', values: { firstName: { a: 1 } }, context: { draftToken: token, draftKey: key }, meta }),
+      'application/json',
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.fields.firstName).toBeDefined();
+  });
+
   describe('malformed multipart', () => {
     const cases: ReadonlyArray<readonly [string, string, string]> = [
       ['no boundary', 'multipart/form-data', '--B\r\n'],
@@ -109,6 +122,13 @@ describe('bad input answers a catalogue code, never a 500', () => {
       const res = await post('/svc/api/forms/job-application/files/portfolio', body, type, { 'x-svc-upload-token': randomUUID() });
       expectCatalogue(res, 400, 'PAYLOAD_INVALID');
       expect(await rows('svc_files')).toBe(files);
+    });
+
+    it('answers a part header with a bare line feed and a long part with 400, instead of never answering (found by fuzzing)', async () => {
+      const payload = `--B\r\nContent-Disposition: form-data; name="a\nb"\r\n\r\n${'a'.repeat(17_000)}\r\n--B--\r\n`;
+      const started = Date.now();
+      expectCatalogue(await post('/svc/api/forms/contact/submit', payload, 'multipart/form-data; boundary=B'), 400, 'PAYLOAD_INVALID');
+      expect(Date.now() - started).toBeLessThan(5000);
     });
 
     it('answers a malformed delete with 400 PAYLOAD_INVALID', async () => {

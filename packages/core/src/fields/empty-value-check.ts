@@ -12,5 +12,7 @@ export function isEmptyValue(value: FieldValue | undefined): boolean {
   if (value === null || value === undefined || value === false) return true;
   if (typeof value === 'string') return value.trim() === '';
   if (typeof value === 'number' || typeof value === 'boolean') return false;
+  // Raw wire values reach here too (a draft's merge): anything that is not a list is not empty.
+  if (!Array.isArray(value)) return false;
   return value.every((item) => Array.isArray(item) && item.every(isEmptyCell));
 }

@@ -50,13 +50,16 @@ export async function* multipartParts(request: FastifyRequest): AsyncGenerator<M
   }
   for (;;) {
     let next: IteratorResult<Multipart>;
+    const stall = stallGuard(request);
     try {
-      next = await parts.next();
+      next = await Promise.race([parts.next(), stall.promise]);
     } catch (error) {
       if (error instanceof SvcError) throw error;
       // @fastify/multipart's own limits (too many parts, fields) carry a 4xx status already.
       if (typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
       throw new SvcError('PAYLOAD_INVALID', MALFORMED_MESSAGE);
+    } finally {
+      stall.cancel();
     }
     if (next.done) return;
     const part = next.value;
@@ -68,6 +71,32 @@ export async function* multipartParts(request: FastifyRequest): AsyncGenerator<M
     }
     yield part;
   }
+}
+
+/** How long the parser may still owe a part once the whole body has arrived. */
+const STALL_MS = 1000;
+const STALL_POLL_MS = 250;
+
+/**
+ * Rejects when the parser has stopped: the body has fully arrived, or the parser has paused it,
+ * and a moment later the next part still has not come. Some malformed bodies (a bare CR or LF in
+ * a part header, then a part longer than a stream buffer) leave busboy paused, waiting for bytes
+ * it will never read, which would hold the request open until its timeout (found by the fuzz
+ * suite, issue #11). A slow client is not stopped: its body is still flowing.
+ */
+function stallGuard(request: FastifyRequest): { promise: Promise<never>; cancel: () => void } {
+  let fail: (error: unknown) => void = () => undefined;
+  const promise = new Promise<never>((_resolve, reject) => {
+    fail = reject;
+  });
+  const raw = request.raw;
+  let stalledFor = 0;
+  const timer = setInterval(() => {
+    const stopped = raw.readableEnded || raw.isPaused();
+    stalledFor = stopped ? stalledFor + STALL_POLL_MS : 0;
+    if (stalledFor >= STALL_MS) fail(new SvcError('PAYLOAD_INVALID', MALFORMED_MESSAGE));
+  }, STALL_POLL_MS);
+  return { promise, cancel: () => clearInterval(timer) };
 }
 
 /** Reads a file part to its end, keeping nothing: the body must be consumed before the answer. */

@@ -98,9 +98,17 @@ export interface AttemptOutcome {
  * per batch instead of one per job is what lets the worker keep up with submits on SQLite's
  * single writer (issue #11).
  */
-export async function recordAttempts(db: Kysely<Database>, results: readonly { job: DeliveryJob; outcome: AttemptOutcome }[], now: string): Promise<void> {
+export async function recordAttempts(db: Kysely<Database>, batch: readonly { job: DeliveryJob; outcome: AttemptOutcome }[], now: string): Promise<void> {
+  let results = batch;
   if (results.length === 0) return;
   await db.transaction().execute(async (trx) => {
+    // A job deleted while it was delivered (its submission was deleted) has nothing left to record;
+    // one such job must not fail the record of the whole batch.
+    const present = new Set(
+      (await trx.selectFrom('svc_deliveries').select('id').where('id', 'in', results.map((r) => r.job.id)).execute()).map((r) => Number(r.id)),
+    );
+    results = results.filter((r) => present.has(r.job.id));
+    if (results.length === 0) return;
     await trx
       .insertInto('svc_delivery_attempts')
       .values(
