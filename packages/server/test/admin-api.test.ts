@@ -265,6 +265,16 @@ describeEachDialect('admin API', (target) => {
       expect(items[0]?.fileCount).toBe(2);
     });
 
+    it('keeps download links relative when the Host header is not a host name (no publicUrl set)', async () => {
+      const res = await svc.app.inject({
+        method: 'GET',
+        url: `/svc/api/admin/submissions/${id}`,
+        headers: { authorization: `Bearer ${KEYS.admin}`, host: 'evil.example/<script>' },
+      });
+      const { files } = (res.json() as { data: Detail }).data;
+      expect(files[0]?.downloadUrl).toMatch(/^\/svc\/api\/admin\/files\/[A-Za-z0-9_-]+\/download\?/);
+    });
+
     it('streams a file through its signed URL as an attachment with its sniffed type', async () => {
       const url = new URL(detail.files[0]?.downloadUrl as string);
       const res = await svc.app.inject({ method: 'GET', url: url.pathname + url.search });

@@ -37,6 +37,15 @@ export function sendData(reply: FastifyReply, data: unknown, meta: Record<string
 }
 
 /** The origin the caller reached us on (or `server.publicUrl`), for absolute download links. */
+/** A Host header that is a host name or address with an optional port, nothing else. */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]{1,253})(:\d{1,5})?$/i;
+
+/**
+ * The origin for absolute links (signed downloads): `server.publicUrl`, else the request's Host
+ * when it is a well-formed host, else none, and links stay relative (found by the fuzz suite).
+ */
 export function baseUrl(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.config.server.publicUrl?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+  const configured = ctx.config.server.publicUrl?.replace(/\/$/, '');
+  if (configured) return configured;
+  return HOST.test(request.host) ? `${request.protocol}://${request.host}` : '';
 }
