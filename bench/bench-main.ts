@@ -11,6 +11,7 @@ import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js
 import { fullFormQuery } from './graphql-query.js';
 import { EXPORT_KEY, EXPORT_ROWS } from './export-data.js';
 import { treeCpuMicros } from './process-cpu.js';
+import { measureClientWeight, printWeights } from './client-weight.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -371,6 +372,7 @@ async function main(): Promise<void> {
   }
   if (rows.length > 0) printTable(rows);
   printExportTable(!only || only === 'export' ? [await exportScenario()] : []);
+  if (!only || only === 'weight') printWeights(await measureClientWeight());
 }
 
 void main();

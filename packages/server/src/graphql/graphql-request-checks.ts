@@ -35,7 +35,20 @@ function textDepthLimit(maxDepth: number): number {
   return maxDepth * 3 + 8;
 }
 
+/**
+ * Whether `text` is JSON. An executable GraphQL document starts with a keyword or with `{` then a
+ * field name, so only texts that start as JSON must start (`{"`, `{}`, `[`, a string, a number,
+ * true, false, null) are parsed; a throwing JSON.parse on every query would cost (issue #17).
+ */
 function isJson(text: string): boolean {
+  const trimmed = text.trimStart();
+  const first = trimmed[0] ?? '';
+  if (first === '{') {
+    const next = trimmed.slice(1).trimStart()[0];
+    if (next !== '"' && next !== '}') return false;
+  } else if (!/^[["\d-]/.test(first) && !/^(true|false|null)\s*$/.test(trimmed)) {
+    return false;
+  }
   try {
     JSON.parse(text);
     return true;
@@ -44,7 +57,22 @@ function isJson(text: string): boolean {
   }
 }
 
+/** Documents already found well-shaped, per depth limit: clients repeat theirs, so each is scanned once (issue #17). */
+const CHECKED = new Map<number, Set<string>>();
+const CHECKED_MAX = 500;
+
 function assertDocument(document: string, operationName: string | undefined, maxDepth: number): void {
+  let checked = CHECKED.get(maxDepth);
+  if (!checked) CHECKED.set(maxDepth, (checked = new Set()));
+  if (operationName === undefined && checked.has(document)) return;
+  assertDocumentShape(document, operationName, maxDepth);
+  if (operationName === undefined) {
+    if (checked.size >= CHECKED_MAX) checked.clear();
+    checked.add(document);
+  }
+}
+
+function assertDocumentShape(document: string, operationName: string | undefined, maxDepth: number): void {
   const limit = textDepthLimit(maxDepth);
   if (nestingDepth(document, limit, { graphql: true }) > limit) {
     throw new SvcError('QUERY_TOO_DEEP', `The query nests deeper than the limit of ${maxDepth} allows.`);
