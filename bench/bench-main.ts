@@ -12,6 +12,7 @@ import { fullFormQuery } from './graphql-query.js';
 import { EXPORT_KEY, EXPORT_ROWS } from './export-data.js';
 import { treeCpuMicros } from './process-cpu.js';
 import { measureClientWeight, printWeights } from './client-weight.js';
+import { measureNotificationLag, printLag } from './notification-lag.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -21,6 +22,8 @@ const TARGETS = resolve(import.meta.dirname, 'bench-targets.ts');
 interface Target {
   readonly port: number;
   readonly pid: number | undefined;
+  /** The target's data directory, when it says (svc-notify). */
+  readonly dataDir: string | null;
   readonly child: ChildProcess;
 }
 
@@ -31,7 +34,8 @@ function startTarget(kind: string): Promise<Target> {
     child.stdout?.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       const match = /READY (\d+)/.exec(buffer);
-      if (match) resolvePromise({ port: Number(match[1]), pid: child.pid, child });
+      const dataDir = /DATADIR (\S+)/.exec(buffer)?.[1] ?? null;
+      if (match) resolvePromise({ port: Number(match[1]), pid: child.pid, dataDir, child });
     });
     child.once('exit', (code) => reject(new Error(`bench target ${kind} exited with ${code}`)));
   });
@@ -264,6 +268,41 @@ async function uploadScenario(): Promise<Row> {
 
 const micros = (value: number | null) => (value === null ? 'n/a' : value.toFixed(0));
 
+/**
+ * Submits at half the service's capacity (measured first, worker off) for a while with the worker
+ * on, and how old the oldest waiting notification gets (issue #17).
+ */
+async function notificationLagScenario() {
+  const capacity = await withTargets(['svc'], async ([port]) => {
+    const { cookie, token, meta } = await csrfAndMeta(port as number);
+    const request = submitRequest(port as number, cookie, token, meta);
+    return (await measure(request, Math.max(2, DURATION / 2))).rps;
+  });
+  const target = await startTarget('svc-notify');
+  try {
+    const { cookie, token, meta } = await csrfAndMeta(target.port);
+    if (!target.dataDir) throw new Error('svc-notify did not name its data directory');
+    return await measureNotificationLag({
+      dataDir: target.dataDir,
+      request: submitRequest(target.port, cookie, token, meta),
+      rate: Math.max(1, Math.round(capacity / 2)),
+      seconds: Math.max(10, DURATION * 3),
+    });
+  } finally {
+    target.child.removeAllListeners('exit');
+    target.child.kill('SIGTERM');
+  }
+}
+
+function submitRequest(port: number, cookie: string, token: string, meta: unknown): autocannon.Options {
+  return {
+    url: `http://127.0.0.1:${port}/svc/api/forms/contact/submit`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': token },
+    body: JSON.stringify({ intent: 'submit', values: VALUES, meta }),
+  };
+}
+
 function printTable(rows: readonly Row[]): void {
   const header = [
     'scenario', 'svc req/s', 'svc p99 ms', 'baseline req/s', 'baseline p99 ms', 'ratio',
@@ -373,6 +412,7 @@ async function main(): Promise<void> {
   if (rows.length > 0) printTable(rows);
   printExportTable(!only || only === 'export' ? [await exportScenario()] : []);
   if (!only || only === 'weight') printWeights(await measureClientWeight());
+  if (!only || only === 'notification-lag') printLag(await notificationLagScenario());
 }
 
 void main();

@@ -51,6 +51,14 @@ async function main(): Promise<void> {
     report(svc.app.server.address());
     return;
   }
+  if (kind === 'svc-notify') {
+    // The delivery worker on: contact's two emails per submission go to .eml files under dataDir.
+    const svc = await buildApp(benchConfig({ deliveries: { enabled: true, pollMs: 200 } }), { logger: false });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    process.stdout.write(`DATADIR ${dataDir}\n`);
+    report(svc.app.server.address());
+    return;
+  }
   if (kind === 'baseline-manifest') {
     const svc = await buildApp(benchConfig(), { logger: false });
     const form = svc.context.forms.get('contact');

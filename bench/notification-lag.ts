@@ -1,0 +1,80 @@
+/**
+ * Notification lag (issue #17): submits at a fixed rate with the delivery worker on, sampling the
+ * age of the oldest pending outbox job from the target's own SQLite file (read-only) while they
+ * arrive and until the backlog is gone.
+ */
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import autocannon from 'autocannon';
+
+export interface LagResult {
+  readonly rate: number;
+  readonly seconds: number;
+  readonly submitted: number;
+  readonly jobs: number;
+  readonly oldestDuringMs: number;
+  readonly oldestAfterMs: number;
+  readonly drainAfterMs: number | null;
+  readonly jobsPerSecond: number;
+}
+
+const SAMPLE_MS = 250;
+const DRAIN_LIMIT_MS = 120_000;
+
+export async function measureNotificationLag(options: {
+  readonly dataDir: string;
+  readonly request: autocannon.Options;
+  readonly rate: number;
+  readonly seconds: number;
+}): Promise<LagResult> {
+  const db = new SqliteDatabase(join(options.dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
+  const oldest = db.prepare(`SELECT MIN(created_at) AS at, COUNT(*) AS n FROM svc_deliveries WHERE status = 'pending'`);
+  const total = db.prepare(`SELECT COUNT(*) AS n FROM svc_deliveries`);
+  const ageMs = () => {
+    const row = oldest.get() as { at: string | null; n: number };
+    return { age: row.at ? Date.now() - Date.parse(row.at) : 0, pending: Number(row.n) };
+  };
+  let worst = 0;
+  const sampler = setInterval(() => {
+    worst = Math.max(worst, ageMs().age);
+  }, SAMPLE_MS);
+  const started = Date.now();
+  const result = await autocannon({ ...options.request, duration: options.seconds, connections: 20, overallRate: options.rate });
+  clearInterval(sampler);
+  const loadEnded = Date.now();
+  let drainAfterMs: number | null = null;
+  let worstAfter = 0;
+  while (Date.now() - loadEnded < DRAIN_LIMIT_MS) {
+    const { age, pending } = ageMs();
+    worstAfter = Math.max(worstAfter, age);
+    if (pending === 0) {
+      drainAfterMs = Date.now() - loadEnded;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, SAMPLE_MS));
+  }
+  const jobs = Number((total.get() as { n: number }).n);
+  db.close();
+  const elapsed = (Date.now() - started) / 1000;
+  return {
+    rate: options.rate,
+    seconds: options.seconds,
+    submitted: result.requests.total,
+    jobs,
+    oldestDuringMs: worst,
+    oldestAfterMs: worstAfter,
+    drainAfterMs,
+    jobsPerSecond: jobs / elapsed,
+  };
+}
+
+export function printLag(lag: LagResult): void {
+  process.stdout.write('| notification lag | rate | submits | jobs | oldest pending during | oldest after | backlog gone after | jobs/s |\n|---|---|---|---|---|---|---|---|\n');
+  const drained = lag.drainAfterMs === null ? 'not within 120 s' : `${(lag.drainAfterMs / 1000).toFixed(1)} s`;
+  process.stdout.write(
+    `| contact (2 emails each), ${lag.seconds} s | ${lag.rate}/s | ${lag.submitted} | ${lag.jobs} | ${(lag.oldestDuringMs / 1000).toFixed(1)} s | ${(lag.oldestAfterMs / 1000).toFixed(1)} s | ${drained} | ${lag.jobsPerSecond.toFixed(0)} |\n\n`,
+  );
+  process.stdout.write(
+    `bench notification-lag rate=${lag.rate} oldest_pending_ms=${lag.oldestDuringMs} drain_after_ms=${lag.drainAfterMs ?? -1} jobs_per_s=${lag.jobsPerSecond.toFixed(0)}\n`,
+  );
+}
