@@ -13,6 +13,7 @@ import { EXPORT_KEY, EXPORT_ROWS } from './export-data.js';
 import { treeCpuMicros } from './process-cpu.js';
 import { measureClientWeight, printWeights } from './client-weight.js';
 import { measureNotificationLag, printLag } from './notification-lag.js';
+import { BIG_FIELDS, BIG_PAGES, bigValues } from './big-form.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -294,6 +295,68 @@ async function notificationLagScenario() {
   }
 }
 
+/** A whole-form GraphQL mutation with every value as an argument (CSRF as the mutation argument). */
+function mutationRequest(port: number, cookie: string, token: string, handle: string, values: Record<string, string>, extra = ''): autocannon.Options {
+  const args = Object.entries(values).map(([name, value]) => `${name}: ${JSON.stringify(value)}`).join(', ');
+  const query = `mutation { save_${handle}_Submission(${args}, ${extra} csrfToken: {name: "SVC_CSRF_TOKEN", value: "${token}"}) { success } }`;
+  return { url: `http://127.0.0.1:${port}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ query }) };
+}
+
+/**
+ * The big form of issue #17 (500 fields, 10 pages, 200 rules) against the small contact form:
+ * the manifest's size and build time, a whole submit (one GraphQL mutation) at 100 submits/s, CPU
+ * per submit, and a person's walk through all ten pages by REST (next × 9, then submit).
+ */
+async function bigFormScenario(): Promise<void> {
+  await withTargets(['svc-big'], async ([port], [pid]) => {
+    const base = `http://127.0.0.1:${port}`;
+    let started = performance.now();
+    const first = await (await fetch(`${base}/svc/api/forms/big/manifest`)).text();
+    const coldMs = performance.now() - started;
+    started = performance.now();
+    await (await fetch(`${base}/svc/api/forms/big/manifest`)).text();
+    const warmMs = performance.now() - started;
+    const { cookie, token, meta } = await csrfAndMeta(port as number);
+    const js = `javascriptTest: {name: "${meta.javascriptTest.name}", value: "${meta.javascriptTest.value}"}, honeypot: {name: "${meta.honeypot.name}", value: ""},`;
+    const big = { ...mutationRequest(port as number, cookie, token, 'big', bigValues()), pid };
+    const small = { ...mutationRequest(port as number, cookie, token, 'contact', { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.test', message: 'Hello' }, js), pid };
+    await measure(big, 1, 50);
+    await measure(small, 1, 50);
+    const seconds = Math.max(3, DURATION);
+    const bigAt100 = await measure(big, seconds, 100);
+    const smallAt100 = await measure(small, seconds, 100);
+    // A person's walk: one client, page by page, carrying the state token.
+    const walks: number[] = [];
+    const values = bigValues();
+    for (let run = 0; run < 10; run++) {
+      const walkStarted = performance.now();
+      let state: string | null = null;
+      for (let page = 0; page < BIG_PAGES; page++) {
+        const pageValues = Object.fromEntries(Object.entries(values).slice(page * (BIG_FIELDS / BIG_PAGES), (page + 1) * (BIG_FIELDS / BIG_PAGES)));
+        const res = await fetch(`${base}/svc/api/forms/big/submit`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': token },
+          body: JSON.stringify({ intent: page === BIG_PAGES - 1 ? 'submit' : 'next', values: pageValues, context: state ? { stateToken: state } : {}, meta: {} }),
+        });
+        const body = (await res.json()) as { status: string; state: { token: string | null } };
+        if (page < BIG_PAGES - 1 && body.status !== 'page_valid') throw new Error(`big form page ${page}: ${body.status}`);
+        if (page === BIG_PAGES - 1 && body.status !== 'submitted') throw new Error(`big form submit: ${body.status}`);
+        state = body.state.token;
+      }
+      walks.push(performance.now() - walkStarted);
+    }
+    const errors = bigAt100.errors + smallAt100.errors;
+    process.stdout.write('| big form (500 fields, 10 pages, 200 rules) | value |\n|---|---|\n');
+    process.stdout.write(`| manifest size | ${(first.length / 1024).toFixed(0)} KiB |\n`);
+    process.stdout.write(`| manifest first build and serve / cached | ${coldMs.toFixed(0)} ms / ${warmMs.toFixed(1)} ms |\n`);
+    process.stdout.write(`| whole submit at 100/s, p50/p99 | ${bigAt100.p50}/${bigAt100.p99} ms (contact: ${smallAt100.p50}/${smallAt100.p99} ms) |\n`);
+    process.stdout.write(`| CPU per whole submit | ${micros(bigAt100.cpuPerRequest)} µs (contact: ${micros(smallAt100.cpuPerRequest)} µs, ×${bigAt100.cpuPerRequest && smallAt100.cpuPerRequest ? (bigAt100.cpuPerRequest / smallAt100.cpuPerRequest).toFixed(1) : 'n/a'}) |\n`);
+    process.stdout.write(`| ten pages by REST, one person | median ${median(walks).toFixed(0)} ms for the whole walk |\n`);
+    process.stdout.write(`| errors | ${errors} |\n\n`);
+    process.stdout.write(`bench big-form manifest_kib=${(first.length / 1024).toFixed(0)} whole_p99_ms=${bigAt100.p99} cpu_us=${micros(bigAt100.cpuPerRequest)} contact_cpu_us=${micros(smallAt100.cpuPerRequest)} walk_ms=${median(walks).toFixed(0)}\n`);
+  });
+}
+
 function submitRequest(port: number, cookie: string, token: string, meta: unknown): autocannon.Options {
   return {
     url: `http://127.0.0.1:${port}/svc/api/forms/contact/submit`,
@@ -412,6 +475,7 @@ async function main(): Promise<void> {
   if (rows.length > 0) printTable(rows);
   printExportTable(!only || only === 'export' ? [await exportScenario()] : []);
   if (!only || only === 'weight') printWeights(await measureClientWeight());
+  if (!only || only === 'big-form') await bigFormScenario();
   if (!only || only === 'notification-lag') printLag(await notificationLagScenario());
 }
 

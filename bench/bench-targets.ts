@@ -3,7 +3,7 @@
  * does the least the same scenario needs (serve the same manifest bytes; insert the same row into
  * SQLite; stream an uploaded file to disk; iterate rows into CSV). Prints `READY <port>` when listening.
  */
-import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { fullFormQuery } from './graphql-query.js';
 import { loadConfig } from '../packages/server/src/config/config-loader.js';
 import { insertSubmission } from '../packages/server/src/submissions/submission-repository.js';
 import { EXPORT_KEY, EXPORT_ROWS, exportRow } from './export-data.js';
+import { bigFormDefinition } from './big-form.js';
 
 const kind = process.argv[2];
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
@@ -47,6 +48,21 @@ function benchConfig(extra: Record<string, unknown> = {}) {
 async function main(): Promise<void> {
   if (kind === 'svc') {
     const svc = await buildApp(benchConfig(), { logger: false });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    report(svc.app.server.address());
+    return;
+  }
+  if (kind === 'svc-big') {
+    // The example forms plus a generated 500-field form, all exposed, over GraphQL too.
+    const forms = mkdtempSync(join(tmpdir(), 'svc-bench-forms-'));
+    for (const file of readdirSync(resolve(import.meta.dirname, '../examples/forms'))) {
+      copyFileSync(resolve(import.meta.dirname, '../examples/forms', file), join(forms, file));
+    }
+    writeFileSync(join(forms, 'big.json'), JSON.stringify(bigFormDefinition()));
+    const svc = await buildApp(
+      benchConfig({ forms: { dir: forms }, headless: { forms: { big: { exposeManifest: true, allowSubmit: true } } }, graphql: { maxComplexity: 1_000_000 } }),
+      { logger: false },
+    );
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     report(svc.app.server.address());
     return;
