@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { LightMyRequestResponse } from 'fastify';
-import { FIELD_TYPES, wireFieldType, type FieldType, type Form } from '@svc/core';
+import { FIELD_TYPES, INTERFACE_FIELD_PROPERTIES, wireFieldType, type FieldType, type Form } from '@svc/core';
 import { createTestApp, EXAMPLE_FORMS_DIR, type TestApp } from './support/test-app.js';
 import { postGraphql } from './support/graphql-client.js';
 
@@ -491,45 +491,10 @@ describe('GraphQL queries', () => {
   });
 
   describe('field type fragments', () => {
-    /** interface.md §2.6, per type (plus `hidden`, which carries its value). */
-    const SPECIFIC: Readonly<Record<string, readonly string[]>> = {
-      SvcField_Text: ['value', 'maxLength', 'placeholder'],
-      SvcField_Textarea: ['value', 'maxLength', 'rows', 'placeholder'],
-      SvcField_Select: ['value', 'options'],
-      SvcField_Checkbox: ['value', 'checked'],
-      SvcField_MultipleSelect: ['values', 'options'],
-      SvcField_CheckboxGroup: ['values', 'oneLine', 'options'],
-      SvcField_RadioGroup: ['value', 'options'],
-      SvcField_Email: ['notificationId', 'placeholder'],
-      SvcField_DynamicRecipients: ['values', 'notificationId', 'showAsRadio', 'showAsCheckboxes', 'oneLine', 'options'],
-      SvcField_Number: ['value', 'minLength', 'minValue', 'maxValue', 'decimalCount', 'decimalSeparator', 'thousandsSeparator', 'allowNegative', 'placeholder'],
-      SvcField_File: ['fileKinds', 'maxFileSizeKB', 'fileCount'],
-      SvcField_Confirmation: ['targetFieldHash'],
-      SvcField_Datetime: [
-        'value',
-        'dateTimeType',
-        'generatePlaceholder',
-        'dateOrder',
-        'date4DigitYear',
-        'dateLeadingZero',
-        'dateSeparator',
-        'clock24h',
-        'clockSeparator',
-        'clockAMPMSeparate',
-        'useDatepicker',
-        'minDate',
-        'maxDate',
-      ],
-      SvcField_OpinionScale: ['value', 'legends', 'scales'],
-      SvcField_Phone: ['value', 'pattern', 'useJsMask'],
-      SvcField_Rating: ['value', 'maxValue', 'colorIdle', 'colorHover', 'colorSelected'],
-      SvcField_Regex: ['value', 'pattern', 'message'],
-      SvcField_Signature: ['width', 'height', 'showClearButton', 'borderColor', 'backgroundColor', 'penColor', 'penDotSize'],
-      SvcField_Table: ['useScript', 'maxRows', 'addButtonLabel', 'addButtonMarkup', 'removeButtonLabel', 'removeButtonMarkup', 'tableLayout'],
-      SvcField_MailingList: ['hidden'],
-      SvcField_Hidden: ['value'],
-      SvcField_Submit: ['labelNext', 'labelPrev', 'disablePrev', 'position'],
-    };
+    /** interface.md §2.6, per type (plus `hidden`, which carries its value): the one table @svc/core keeps. */
+    const SPECIFIC: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+      FIELD_TYPES.map((type) => [typeName(type), INTERFACE_FIELD_PROPERTIES[type]]),
+    );
     const SUBSELECTIONS: Readonly<Record<string, string>> = { options: '{ value label checked }', scales: '{ value label }' };
     const fragments = Object.entries(SPECIFIC)
       .map(([type, keys]) => `... on ${type} { ${keys.map((k) => `${k} ${SUBSELECTIONS[k] ?? ''}`).join(' ')} }`)
