@@ -4,10 +4,10 @@
  * moment it is chosen, never reported as "required", and never sent; and the form-level summary
  * goes once every field error has been fixed.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { describeWithChromium } from './support/chromium.js';
-import { startBrowserHarness, type BrowserHarness, type TrackedPage } from './support/browser-harness.js';
+import { useBrowserHarness, type TrackedPage } from './support/browser-harness.js';
 import { openForm, pageProblems } from './support/form-page.js';
 import { samplePdf, samplePng } from './support/sample-files.js';
 
@@ -27,18 +27,8 @@ async function text(locator: Locator): Promise<string> {
 const NOTES = { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Not an image at all.\n') };
 
 describeWithChromium('errors that follow the input in Chromium', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   const newPage = (): Promise<TrackedPage> => harness.newPage();
-
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterEach(async () => {
-    await harness?.closePages();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
 
   it('a .txt chosen for image and PDF fields is refused at once, never as "required", and Next sends nothing until it is replaced', { timeout: TEST_TIMEOUT }, async () => {
     const tracked = await newPage();

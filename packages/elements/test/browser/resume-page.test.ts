@@ -4,10 +4,10 @@
  * The example points at http://localhost:3000 (where `npm start` listens); the test's service
  * listens elsewhere, so the link is opened with its path and query on the test's service.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { describeWithChromium } from './support/chromium.js';
-import { startBrowserHarness, type BrowserHarness, type TrackedPage } from './support/browser-harness.js';
+import { useBrowserHarness, type TrackedPage } from './support/browser-harness.js';
 import { openForm, pageProblems } from './support/form-page.js';
 import { samplePdf } from './support/sample-files.js';
 
@@ -23,18 +23,8 @@ async function text(locator: Locator): Promise<string> {
 }
 
 describeWithChromium('the demo resume page in Chromium', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   const newPage = (): Promise<TrackedPage> => harness.newPage();
-
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterEach(async () => {
-    await harness?.closePages();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
 
   it('a job-application draft saved with the element resumes from its link on the page svc serves', { timeout: TEST_TIMEOUT }, async () => {
     const first = await newPage();

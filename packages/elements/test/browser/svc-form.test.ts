@@ -3,10 +3,10 @@
  * (issue #6, "Proof in a browser"): CORS and the credentialed CSRF cookie are exercised for real,
  * and every check ends in what the service stored.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { describeWithChromium } from './support/chromium.js';
-import { startBrowserHarness, type BrowserHarness, type RecordedEvent, type RecordedRequest, type TrackedPage } from './support/browser-harness.js';
+import { useBrowserHarness, type RecordedEvent, type RecordedRequest, type TrackedPage } from './support/browser-harness.js';
 import { openForm, pageProblems } from './support/form-page.js';
 import { draftCount, storedFiles, storedSubmissions, storedSubmissionWith } from './support/stored-rows.js';
 import { samplePdf, samplePng } from './support/sample-files.js';
@@ -50,18 +50,8 @@ function findString(value: unknown, name: string): string | undefined {
 }
 
 describeWithChromium('<svc-form> in Chromium', () => {
-  let harness: BrowserHarness;
+  const harness = useBrowserHarness();
   const newPage = (): Promise<TrackedPage> => harness.newPage();
-
-  beforeAll(async () => {
-    harness = await startBrowserHarness();
-  });
-  afterEach(async () => {
-    await harness?.closePages();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
 
   it('serves the page from another origin than the service, and a credentialed CSRF round trip works from it', async () => {
     expect(harness.pageOrigin).not.toBe(harness.serviceOrigin);

@@ -4,6 +4,7 @@
  * credentialed CSRF cookie (issue #6, "Proof in a browser"). 127.0.0.1:A and 127.0.0.1:B are the
  * same site, so the default SameSite=Lax CSRF cookie travels on credentialed fetches.
  */
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -216,4 +217,32 @@ export async function startBrowserHarness(overrides: HarnessOverrides = {}, asse
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * One harness for a suite: started before its first test, its pages closed after each test, and
+ * closed after the last. The object returned stands for the harness the suite's hooks started.
+ *
+ * @example
+ * const harness = useBrowserHarness();
+ * it('renders', async () => { const tracked = await harness.newPage(); … });
+ */
+export function useBrowserHarness(): BrowserHarness {
+  let current: BrowserHarness | undefined;
+  beforeAll(async () => {
+    current = await startBrowserHarness();
+  });
+  afterEach(async () => {
+    await current?.closePages();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return new Proxy({} as BrowserHarness, {
+    get(_target, property) {
+      if (!current) throw new Error('The browser harness is used before its suite started it.');
+      const value: unknown = Reflect.get(current, property);
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
 }
