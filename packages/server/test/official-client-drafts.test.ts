@@ -3,27 +3,18 @@
  * `saveDraft` from a page (or the stock Save button), the pair kept from the answer, and the demos'
  * resume: `<Freeform>` remounted with `draftToken`/`draftKey` props, which sends `validate` at once.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCookieJarFetch } from '../../client/test/support/cookie-jar-fetch.js';
-import { startLiveServer, submissionRow, type LiveServer } from '../../client/test/support/live-server.js';
-import { createOfficialClient, type OfficialClient, type OfficialForm } from './support/official-client.js';
+import { describe, expect, it } from 'vitest';
+import { submissionRow } from '../../client/test/support/live-server.js';
+import { type OfficialClient, type OfficialForm } from './support/official-client.js';
+import { useOfficialServer } from './support/official-client-server.js';
 
 const PAGE_URL = 'http://localhost:5173/forms/demo?utm=1';
 const PAGE_ONE = { fullName: 'Ann Lee', email: 'ann@example.test', applicantType: 'individual', heardFrom: 'search' };
 /** Page 3 as the official renderers write it: number and date inputs give strings, a ticked checkbox "1". */
 const PAGE_THREE = { age: '30', phone: '+1 555 123 4567', startDate: '2026-01-15', agree: '1' };
 
-let live: LiveServer;
-beforeAll(async () => {
-  live = await startLiveServer({ config: { headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true } } } } });
-});
-afterAll(async () => {
-  await live?.close();
-});
-
-function officialBrowser(): OfficialClient {
-  return createOfficialClient({ baseUrl: live.baseUrl, fetch: createCookieJarFetch().fetch, pageUrl: PAGE_URL });
-}
+const server = useOfficialServer(PAGE_URL);
+const officialBrowser = (): OfficialClient => server.browser();
 
 const lastSubmitBody = (client: OfficialClient) =>
   client.recorder.matching('POST', '/submit').at(-1)!.json as { values: Record<string, unknown>; intent: string; context: Record<string, unknown> };
@@ -69,7 +60,7 @@ describe('official client: drafts as the demos save and resume them', () => {
     const done = await resumed.click('submit');
     expect(lastSubmitBody(resumed.client).context).toMatchObject({ draftToken, draftKey });
     expect(done.response).toMatchObject({ status: 'submitted', complete: true });
-    const row = await submissionRow(live.svc, (done.response.submission as { id: number }).id);
+    const row = await submissionRow(server.live.svc, (done.response.submission as { id: number }).id);
     expect(JSON.parse(row!.values)).toMatchObject({ age: '41' });
 
     const again = await officialBrowser().open('application', { draftToken, draftKey });

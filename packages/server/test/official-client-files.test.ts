@@ -4,28 +4,19 @@
  * deletes drop by drop, then submits the ids without any upload token in the context; svc ties
  * them to the browser that uploaded them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCookieJarFetch } from '../../client/test/support/cookie-jar-fetch.js';
+import { describe, expect, it } from 'vitest';
 import { pdfFile, pngFile } from '../../client/test/support/file-bytes.js';
-import { startLiveServer, submissionCount, type LiveServer } from '../../client/test/support/live-server.js';
-import { createOfficialClient, REACT_CLIENT, type OfficialClient, type OfficialForm } from './support/official-client.js';
+import { submissionCount } from '../../client/test/support/live-server.js';
+import { REACT_CLIENT, type OfficialClient, type OfficialForm } from './support/official-client.js';
+import { useOfficialServer } from './support/official-client-server.js';
 import { mountFileDnd } from './support/official-client-extensions.js';
 import type { RecordedCall } from './support/official-client-recorder.js';
 
 const PAGE_URL = 'http://localhost:5173/jobs/apply';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-let live: LiveServer;
-beforeAll(async () => {
-  live = await startLiveServer({ config: { headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true } } } } });
-});
-afterAll(async () => {
-  await live?.close();
-});
-
-function officialBrowser(): OfficialClient {
-  return createOfficialClient({ baseUrl: live.baseUrl, fetch: createCookieJarFetch().fetch, pageUrl: PAGE_URL });
-}
+const server = useOfficialServer(PAGE_URL);
+const officialBrowser = (): OfficialClient => server.browser();
 
 const submitCalls = (client: OfficialClient) => client.recorder.calls.filter((c) => c.method === 'POST' && c.url.pathname.endsWith('/submit'));
 
@@ -37,7 +28,7 @@ function csrfBefore(client: OfficialClient, call: RecordedCall): string {
 }
 
 async function storedFiles(publicIds: readonly string[]) {
-  return live.svc.context.database.db
+  return server.live.svc.context.database.db
     .selectFrom('svc_files')
     .select(['public_id', 'field_handle', 'submission_id', 'name'])
     .where('public_id', 'in', publicIds)
@@ -81,12 +72,12 @@ describe('official client: multipart submit of a plain file (job-application cv)
     expect(cvIds).toEqual([expect.stringMatching(/^[A-Za-z0-9_-]{1,64}$/)]);
     expect(form.buttons()).toEqual({ back: 'Back', submit: 'Send application', save: 'Save and continue later' });
 
-    const before = await submissionCount(live.svc, 'job-application');
+    const before = await submissionCount(server.live.svc, 'job-application');
     const done = await finishApplication(form);
     expect(submitCalls(client).at(-1)!.json).toMatchObject({ intent: 'submit', values: { cv: cvIds } });
     expect(done.response).toMatchObject({ success: true, status: 'submitted', complete: true });
     expect(form.successMessage).toBe('Thanks for applying; we will be in touch within two weeks.');
-    expect(await submissionCount(live.svc, 'job-application')).toBe(before + 1);
+    expect(await submissionCount(server.live.svc, 'job-application')).toBe(before + 1);
     const submissionId = (done.response.submission as { id: number }).id;
     expect(await storedFiles(cvIds)).toEqual([{ public_id: cvIds[0], field_handle: 'cv', submission_id: submissionId, name: 'cv.pdf' }]);
   });
@@ -118,7 +109,7 @@ describe('official client: file-dnd upload and delete (job-application portfolio
 
     expect(await dnd.upload(pngFile('one.png', 1))).toBe(true);
     const upload = client.recorder.last();
-    expect(upload.url.toString()).toBe(`${live.baseUrl}/svc/api/forms/job-application/files/portfolio`);
+    expect(upload.url.toString()).toBe(`${server.live.baseUrl}/svc/api/forms/job-application/files/portfolio`);
     expect(upload.method).toBe('POST');
     expect(upload.credentials).toBe('include');
     const csrf = csrfBefore(client, upload);

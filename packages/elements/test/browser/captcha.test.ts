@@ -9,17 +9,13 @@ import type { Locator } from 'playwright-core';
 import { describeWithChromium } from './support/chromium.js';
 import { startBrowserHarness, type BrowserHarness, type TrackedPage } from './support/browser-harness.js';
 import { FAKE_TURNSTILE_SCRIPT, GOOD_TOKEN, startVerifyServer, type VerifyServer } from './support/captcha-fakes.js';
-import { openForm, pageProblems } from './support/form-page.js';
+import { openForm, pageProblems, text } from './support/form-page.js';
 import { storedSubmissions, storedSubmissionWith } from './support/stored-rows.js';
 
 const WAIT = { timeout: 10_000, interval: 50 };
 const TEST_TIMEOUT = 40_000;
 const SCRIPT_PATH = '/fake/turnstile.js';
 const FIELD = 'cf-turnstile-response';
-
-async function text(locator: Locator): Promise<string> {
-  return ((await locator.count()) > 0 ? await locator.first().textContent() : '')?.replace(/\s+/g, ' ').trim() ?? '';
-}
 
 /** The JSON bodies of the page's submits to `contact`. */
 function recordSubmits(tracked: TrackedPage): Record<string, unknown>[] {

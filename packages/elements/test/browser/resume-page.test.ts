@@ -8,19 +8,11 @@ import { expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { describeWithChromium } from './support/chromium.js';
 import { useBrowserHarness, type TrackedPage } from './support/browser-harness.js';
-import { openForm, pageProblems } from './support/form-page.js';
+import { openForm, pageProblems, visible, text } from './support/form-page.js';
 import { samplePdf } from './support/sample-files.js';
 
 const WAIT = { timeout: 10_000, interval: 50 };
 const TEST_TIMEOUT = 40_000;
-
-function visible(form: Locator, selector: string): Locator {
-  return form.locator(selector).filter({ visible: true });
-}
-
-async function text(locator: Locator): Promise<string> {
-  return ((await locator.count()) > 0 ? await locator.first().textContent() : '')?.replace(/\s+/g, ' ').trim() ?? '';
-}
 
 describeWithChromium('the demo resume page in Chromium', () => {
   const harness = useBrowserHarness();

@@ -7,21 +7,12 @@ import { expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { describeWithChromium } from './support/chromium.js';
 import { useBrowserHarness, type RecordedEvent, type RecordedRequest, type TrackedPage } from './support/browser-harness.js';
-import { openForm, pageProblems } from './support/form-page.js';
+import { openForm, pageProblems, visible, text } from './support/form-page.js';
 import { draftCount, storedFiles, storedSubmissions, storedSubmissionWith } from './support/stored-rows.js';
 import { samplePdf, samplePng } from './support/sample-files.js';
 
 const WAIT = { timeout: 10_000, interval: 50 };
 const TEST_TIMEOUT = 40_000;
-
-/** The one visible control matching `selector` (pages not shown may keep their buttons in the tree). */
-function visible(form: Locator, selector: string): Locator {
-  return form.locator(selector).filter({ visible: true });
-}
-
-async function text(locator: Locator): Promise<string> {
-  return ((await locator.count()) > 0 ? await locator.first().textContent() : '')?.replace(/\s+/g, ' ').trim() ?? '';
-}
 
 /** The id of the focused element inside the form's shadow root. */
 function focusedId(page: Page, handle: string): Promise<string | null> {

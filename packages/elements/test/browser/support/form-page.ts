@@ -38,3 +38,13 @@ export async function openForm(tracked: TrackedPage, url: string, handle: string
 export function pageProblems(tracked: TrackedPage): string {
   return tracked.problems.length > 0 ? `\npage reported:\n  ${tracked.problems.join('\n  ')}` : '';
 }
+
+/** The visible controls matching `selector` (pages not shown may keep their buttons in the tree). */
+export function visible(form: Locator, selector: string): Locator {
+  return form.locator(selector).filter({ visible: true });
+}
+
+/** The first match's text with white space folded, or '' when nothing matches. */
+export async function text(locator: Locator): Promise<string> {
+  return ((await locator.count()) > 0 ? await locator.first().textContent() : '')?.replace(/\s+/g, ' ').trim() ?? '';
+}
