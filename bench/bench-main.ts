@@ -183,6 +183,39 @@ async function submitScenario(): Promise<Row> {
   });
 }
 
+const DONOR = { name: 'Ann', email: 'ann@example.test', gift: '25' };
+
+/** The payment checkpoint (issue #12): full validation, the gateway asked, a sealed upsert. */
+async function checkpointScenario(): Promise<Row> {
+  return withTargets(['svc-payments', 'baseline-checkpoint'], async ([svcPort, basePort], [svcPid, basePid]) => {
+    const base = `http://127.0.0.1:${svcPort}`;
+    const tokenRes = await fetch(`${base}/svc/tokens`);
+    const cookie = (tokenRes.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const token = ((await tokenRes.json()) as { csrf: { value: string } }).csrf.value;
+    const manifest = (await (await fetch(`${base}/svc/api/forms/donation/manifest`)).json()) as {
+      data: { security: { honeypot: { name: string }; javascriptTest: { name: string; value: string } }; fields: { payment: { frontend: { config: { integration: string } } } } };
+    };
+    const { honeypot, javascriptTest } = manifest.data.security;
+    const integration = manifest.data.fields.payment.frontend.config.integration;
+    const headers = { 'content-type': 'application/json', cookie, 'x-csrf-token': token };
+    const created = (await (await fetch(`${base}/svc/payments/stripe/payment-intents`, { method: 'POST', headers, body: JSON.stringify({ values: DONOR, integration }) })).json()) as { id: string };
+    const meta = { honeypot: { name: honeypot.name, value: '' }, javascriptTest };
+    return {
+      scenario: 'checkpoint',
+      ...(await compare(
+        {
+          url: `${base}/svc/api/forms/donation/payments/stripe/checkpoint`,
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ intent: 'submit', values: { ...DONOR, payment: created.id }, meta, integration, paymentIntentId: created.id }),
+          pid: svcPid,
+        },
+        { url: `http://127.0.0.1:${basePort}/checkpoint`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ values: DONOR }), pid: basePid },
+      )),
+    };
+  });
+}
+
 async function graphqlQueryScenario(): Promise<Row> {
   // The static types are all the query needs, so no forms are required to generate it.
   const query = fullFormQuery(buildSvcSchema([]), 'contact');
@@ -467,6 +500,7 @@ async function main(): Promise<void> {
     'graphql-query': graphqlQueryScenario,
     'graphql-mutation': graphqlMutationScenario,
     upload: uploadScenario,
+    checkpoint: checkpointScenario,
   };
   const rows: Row[] = [];
   for (const [name, run] of Object.entries(scenarios)) {

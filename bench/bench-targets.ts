@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Fastify from 'fastify';
 import SqliteDatabase from 'better-sqlite3';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
+import Stripe from 'stripe';
+import { startStripeDouble } from '../packages/server/src/payments/stripe-double/stripe-double-server.js';
 import { buildApp } from '../packages/server/src/app.js';
 import { createDatabase } from '../packages/server/src/storage/database-factory.js';
 import { migrateToLatest } from '../packages/server/src/storage/migration-runner.js';
@@ -183,6 +185,46 @@ async function main(): Promise<void> {
         reply.raw.write(`${[r.id, r.uid, r.title, r.status, r.is_spam, r.created_at, v.firstName, v.lastName, v.email, v.message].join(',')}\n`);
       }
       reply.raw.end();
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    report(app.server.address());
+    return;
+  }
+  if (kind === 'svc-payments') {
+    // The service with Stripe pointed at the local double, started in this process (issue #12).
+    const double = await startStripeDouble();
+    const stripe = { publishableKey: double.publishableKey, secretKey: double.secretKey, webhookSecret: 'whsec_bench0123456789', apiUrl: double.url, jsUrl: double.jsUrl };
+    const svc = await buildApp(benchConfig({ payments: { stripe, reconcileIntervalMinutes: 0 } }), { logger: false });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    report(svc.app.server.address());
+    return;
+  }
+  if (kind === 'baseline-checkpoint') {
+    // The least a checkpoint does: ask the gateway for the intent (the same SDK and double), compare
+    // it, and upsert a sealed copy of the values into the same table.
+    const double = await startStripeDouble();
+    const client = new Stripe(double.secretKey, { host: '127.0.0.1', port: double.port, protocol: 'http', maxNetworkRetries: 0 });
+    const intent = await client.paymentIntents.create({ amount: 2500, currency: 'usd', metadata: { integration: 'bench' } });
+    const handle = createDatabase({ url: null, dataDir });
+    await migrateToLatest(handle);
+    await handle.close();
+    const db = new SqliteDatabase(join(dataDir, 'svc.db'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    const upsert = db.prepare(`INSERT INTO svc_payment_checkpoints (intent_id, form_id, sealed, created_at, expires_at) VALUES (?, 1, ?, ?, ?)
+      ON CONFLICT (intent_id) DO UPDATE SET sealed = excluded.sealed, created_at = excluded.created_at`);
+    const key = randomBytes(32);
+    const app = Fastify({ logger: false });
+    app.post('/checkpoint', async (request) => {
+      const body = request.body as { values: Record<string, string> };
+      const found = await client.paymentIntents.retrieve(intent.id);
+      if (found.metadata['integration'] !== 'bench' || found.amount !== 2500) throw new Error('mismatch');
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(body.values)), cipher.final(), cipher.getAuthTag()]).toString('base64url');
+      const now = new Date().toISOString();
+      upsert.run(intent.id, sealed, now, now);
+      return { success: true, data: { paymentIntentId: intent.id } };
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     report(app.server.address());

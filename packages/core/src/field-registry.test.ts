@@ -54,6 +54,7 @@ const SAMPLES: Record<
   },
   mailingList: { field: { type: 'mailingList', handle: 'mailingList', label: 'M' }, good: 'yes', stored: true, bad: 'perhaps', badError: FIELD_MESSAGES.invalidOptIn, fallback: false },
   hidden: { field: { type: 'hidden', handle: 'hidden', label: 'H', value: 'src' }, good: 'utm', stored: 'utm', bad: ['x'], badError: FIELD_MESSAGES.notText, fallback: 'src' },
+  payment: { field: { type: 'payment', handle: 'payment', label: 'P', gateway: 'stripe', currency: 'usd', amount: 5 }, good: 'pi_123abc', stored: 'pi_123abc', bad: 'pi 1;drop', badError: FIELD_MESSAGES.invalidPayment, fallback: null },
 };
 const sampleTypes = Object.keys(SAMPLES) as (keyof typeof SAMPLES)[];
 const submit: FieldDefinition = { type: 'submit', handle: null, label: 'Send' };
@@ -68,7 +69,7 @@ describe('getFieldType', () => {
     expect([...sampleTypes, 'submit'].sort()).toEqual([...FIELD_TYPES].sort());
   });
 
-  it.each([['payment'], ['toString'], ['__proto__']])('refuses the unknown type %s', (type) => {
+  it.each([['stripe'], ['toString'], ['__proto__']])('refuses the unknown type %s', (type) => {
     expect(() => getFieldType(type as FieldType)).toThrow(/Unknown field type/);
   });
 });

@@ -25,6 +25,7 @@ import {
 } from './fields/misc-field-types.js';
 import { numberFieldType } from './fields/number-field-type.js';
 import { tableFieldType } from './fields/table-field-type.js';
+import { paymentFieldType } from './fields/payment-field-type.js';
 import {
   confirmationFieldType,
   confirmationTargetText,
@@ -64,6 +65,7 @@ const FIELD_TYPE_REGISTRY: { readonly [T in FieldType]: FieldTypeSpec<T> } = {
   table: tableFieldType,
   mailingList: mailingListFieldType,
   hidden: hiddenFieldType,
+  payment: paymentFieldType,
   submit: submitFieldType,
 };
 

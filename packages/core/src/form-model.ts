@@ -30,6 +30,7 @@ export const FIELD_TYPES = [
   'table',
   'mailingList',
   'hidden',
+  'payment',
   'submit',
 ] as const;
 
@@ -274,6 +275,29 @@ export interface MailingListField extends BaseField<'mailingList'> {
 export interface HiddenField extends BaseField<'hidden'> {
   readonly value?: string;
 }
+/** Card payment (issue #12, contract §8): the amount is always computed on the server. */
+export interface PaymentField extends BaseField<'payment'> {
+  /** The gateway adapter that takes the payment; `stripe` is the one svc ships. */
+  readonly gateway: 'stripe';
+  /** ISO 4217 code, lower case (`usd`, `eur`, `jpy`). */
+  readonly currency: string;
+  /** A fixed amount in the currency's major unit (`25` is 25.00). */
+  readonly amount?: number;
+  /** Fields (number, select, radioGroup) giving the amount: the first visible one holding a number wins. */
+  readonly amountFields?: readonly string[];
+  /** Bounds of the amount in major units (defaults 0.5 and 999999). */
+  readonly minAmount?: number;
+  readonly maxAmount?: number;
+  /** Shown on the card statement and in the gateway's dashboard; `{form}` is the form's name. */
+  readonly description?: string;
+  /** Where the return callback sends the payer after a success / a failure (default: the form's returnUrl). */
+  readonly successUrl?: string | null;
+  readonly failureUrl?: string | null;
+  /** Stripe Elements appearance, passed through to the client. */
+  readonly theme?: 'stripe' | 'night' | 'flat';
+  readonly layout?: 'tabs' | 'accordion' | 'accordion-radios';
+  readonly floatingLabels?: boolean;
+}
 export interface SubmitField extends BaseField<'submit'> {
   readonly labelNext?: string;
   readonly labelPrev?: string;
@@ -306,6 +330,7 @@ export type FieldDefinition =
   | TableField
   | MailingListField
   | HiddenField
+  | PaymentField
   | SubmitField;
 
 export type FieldOfType<T extends FieldType> = Extract<FieldDefinition, { type: T }>;

@@ -8,3 +8,4 @@ export { FILE_DND_WIRE_TYPE, WIRE_FIELD_TYPES, fieldTypeFromWire, wireFieldType 
 export { DEFAULT_MAX_RATING } from './fields/misc-field-types.js';
 export { acceptForFileKinds } from './fields/file-accept.js';
 export { INTERFACE_FIELD_PROPERTIES, MANIFEST_TOP_LEVEL_PROPERTIES } from './interface-field-properties.js';
+export { computePaymentAmount, currencyFactor, toMinorUnits, DEFAULT_MAX_AMOUNT, DEFAULT_MIN_AMOUNT, type PaymentAmount } from './payment-amount.js';

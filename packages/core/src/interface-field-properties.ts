@@ -30,6 +30,8 @@ export const INTERFACE_FIELD_PROPERTIES: { readonly [T in FieldType]: readonly s
   table: ['useScript', 'maxRows', 'addButtonLabel', 'addButtonMarkup', 'removeButtonLabel', 'removeButtonMarkup', 'tableLayout'],
   mailingList: ['hidden'],
   hidden: ['value'],
+  // Not a §2.6 type (payments are §4.5): its properties are svc's own, served all the same.
+  payment: [],
   submit: ['labelNext', 'labelPrev', 'disablePrev', 'position'],
 };
 

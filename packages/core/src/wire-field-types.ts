@@ -27,6 +27,8 @@ export const WIRE_FIELD_TYPES: { readonly [T in FieldType]: string } = {
   table: 'table',
   mailingList: 'mailing-list',
   hidden: 'hidden',
+  // Freeform's type for a Stripe payment field; its Stripe extension mounts on it (contract §12).
+  payment: 'stripe',
   submit: 'submit',
 };
 

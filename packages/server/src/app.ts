@@ -48,6 +48,7 @@ import { createDeliveryWorker } from './notifications/delivery-worker.js';
 import { createDeliveryService } from './notifications/delivery-service.js';
 import { missingTemplates } from './notifications/template-check.js';
 import { createDownloadLinks } from './admin/download-links.js';
+import { createPaymentServices, registerPayments } from './payments/payments-feature.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -163,31 +164,35 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const limit = (group: 'submit' | 'tokens' | 'graphql' | 'upload') =>
       config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group]) : null;
     const idempotency = createIdempotencyStore(database.db);
+    const submit = {
+      db: database.db,
+      writes: createWriteBatcher(database.db, database.dialect),
+      csrf,
+      stateTokens: createStateTokens(secret),
+      spamFields,
+      drafts,
+      idempotency,
+      spamLists: createSpamLists(config.spam),
+      captcha,
+      fillTimestamps: createFillTimestamps(secret),
+      ipHash: createIpHasher(secret),
+      uploads,
+      deliveries,
+      draftTtlDays: config.drafts.ttlDays,
+      now,
+    };
+    const payments = await createPaymentServices(config, { db: database.db, forms, submit, secret, now, log: app.log });
+    cleanups.push(() => payments.close());
     const context: AppContext = {
       config,
       database,
       forms,
       manifests: createManifestCache(
-        { csrfEnabled: csrf !== null, spamFields, captcha, fileCeilingKB: config.files.maxFileSizeKB, publicUrl: config.server.publicUrl },
+        { csrfEnabled: csrf !== null, spamFields, captcha, fileCeilingKB: config.files.maxFileSizeKB, publicUrl: config.server.publicUrl, payments: payments.manifest },
         now,
       ),
-      submit: {
-        db: database.db,
-        writes: createWriteBatcher(database.db, database.dialect),
-        csrf,
-        stateTokens: createStateTokens(secret),
-        spamFields,
-        drafts,
-        idempotency,
-        spamLists: createSpamLists(config.spam),
-        captcha,
-        fillTimestamps: createFillTimestamps(secret),
-        ipHash: createIpHasher(secret),
-        uploads,
-        deliveries,
-        draftTtlDays: config.drafts.ttlDays,
-        now,
-      },
+      submit,
+      payments: payments.context,
       drafts,
       idempotency,
       uploads,
@@ -214,6 +219,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await uploadRoutes(scope, context);
     });
     await csrfRoutes(app, context);
+    await registerPayments(app, context, payments, config);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     await adminRoutes(app, context);
     if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app);

@@ -34,7 +34,8 @@ describe('svc forms check', () => {
   it('passes the example forms and names them', () => {
     const run = svc(['forms', 'check', EXAMPLE_FORMS_DIR]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/4 form\(s\) OK/);
+    expect(run.stdout).toMatch(/5 form\(s\) OK/);
+    expect(run.stdout).toContain("donation");
     expect(run.stdout).toContain('kitchen-sink');
     expect(run.stdout).toContain('job-application');
   });

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { ERROR_STATUS, isErrorCode, type Field } from '@svc/core';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { startStripeDouble, type StripeDouble } from '../src/payments/stripe-double/stripe-double-server.js';
 import { paddedPdf } from './support/sample-files.js';
 import {
   adminQuery,
@@ -53,7 +54,7 @@ const ADMIN = { admin: 'svc_fuzz_admin_0123456789abcdefghij', reader: 'svc_fuzz_
 const GRAPHQL = { writer: 'fuzz-graphql-writer-token-0123456789', reader: 'fuzz-graphql-reader-token-0123456789' };
 
 const CONFIG = {
-  headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true } } },
+  headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true }, donation: { exposeManifest: true, allowSubmit: true } } },
   forms: { watch: false },
   // An admin key for everything, a read-only one, and one that sees only `contact`.
   admin: {
@@ -96,6 +97,9 @@ interface World {
   readonly cursors: string[];
   readonly downloads: string[];
   readonly idempotencyKeys: string[];
+  /** The donation form's payment integration, and the intents the server created. */
+  readonly integrations: string[];
+  readonly intents: string[];
 }
 
 /** Keeps the newest `max` distinct items. */
@@ -209,6 +213,32 @@ function planAdmin(rng: Rng, w: World): Draft {
   return draft('admin-download', 'GET', path, rng.chance(0.5) ? headers : {}, null, query);
 }
 
+/** The payment routes (issue #12): intents, amounts, checkpoints, webhooks and callbacks, right and wrong. */
+function planPayment(rng: Rng, w: World): Draft {
+  const integration = pickOr(rng, w.integrations, randomWord(rng, 1, 120));
+  const intent = pickOr(rng, w.intents, rng.chance(0.5) ? `pi_${randomWord(rng, 1, 30)}` : randomWord(rng, 0, 80));
+  const donation = w.forms.find((f) => f.handle === 'donation') ?? rng.pick(w.forms);
+  const values = submitBody(rng, donation, w).values;
+  const headers: Record<string, string> = { ...sessionHeaders(rng, w), ...(rng.chance(0.7) ? { 'ff-stripe-integration': integration } : {}) };
+  const which = rng.weighted([[3, 'intent'], [2, 'amount'], [3, 'checkpoint'], [1, 'webhook'], [2, 'callback']] as const);
+  if (which === 'intent') return draft('payment-intent', 'POST', '/svc/payments/stripe/payment-intents', headers, { kind: 'json', value: { values, integration, site: '' } });
+  if (which === 'amount') {
+    return draft('payment-amount', 'POST', `/svc/payments/stripe/payment-intents/${encodeURIComponent(intent)}/amount`, headers, { kind: 'json', value: { values, integration } });
+  }
+  if (which === 'checkpoint') {
+    const form = rng.chance(0.8) ? donation : rng.pick(w.forms);
+    const body = { ...submitBody(rng, donation, w), intent: rng.chance(0.9) ? 'submit' : 'next', integration, paymentIntentId: intent };
+    return draft('payment-checkpoint', 'POST', `/svc/api/forms/${form.handle}/payments/stripe/checkpoint`, headers, { kind: 'json', value: body });
+  }
+  if (which === 'webhook') {
+    const event = { id: `evt_${randomWord(rng, 1, 20)}`, object: 'event', type: rng.pick(['payment_intent.succeeded', 'charge.refunded', 'x']), created: rng.int(0, 2e9), data: { object: { id: intent, object: 'payment_intent' } } };
+    const signature: Record<string, string> = rng.chance(0.7) ? { 'stripe-signature': `t=${rng.int(0, 2e9)},v1=${randomWord(rng, 0, 64)}` } : {};
+    return draft('payment-webhook', 'POST', '/svc/payments/stripe/webhook', { 'content-type': 'application/json', ...signature }, { kind: 'json', value: event });
+  }
+  const query = new URLSearchParams({ integration, [rng.pick(['stripe_token', 'token', 'payment_intent'])]: intent, ...(rng.chance(0.3) ? { redirect_status: 'succeeded' } : {}) });
+  return draft('payment-callback', 'GET', '/svc/payments/stripe/callback', {}, null, query.toString());
+}
+
 function planSmall(rng: Rng, w: World): Draft {
   const form = rng.pick(w.forms);
   const which = rng.weighted([[4, 'manifest'], [2, 'tokens'], [1, 'health'], [2, 'preflight'], [1, 'demo']] as const);
@@ -241,7 +271,7 @@ function planChaos(rng: Rng, w: World): Draft {
 }
 
 function planRequest(rng: Rng, w: World): FuzzRequest {
-  const planner = rng.weighted([[5, planSubmit], [3, planUpload], [3, planGraphql], [4, planAdmin], [3, planSmall], [2, planChaos]] as const);
+  const planner = rng.weighted([[5, planSubmit], [3, planUpload], [3, planGraphql], [4, planAdmin], [3, planSmall], [2, planChaos], [2, planPayment]] as const);
   const d = planner(rng, w);
   // About a third go out as planned; the rest get one to three bends.
   if (d.route !== 'chaos' && rng.chance(0.62)) {
@@ -252,7 +282,10 @@ function planRequest(rng: Rng, w: World): FuzzRequest {
 }
 
 const isGraphqlRoute = (req: FuzzRequest) => (req.method === 'GET' || req.method === 'POST') && /^\/(graphql|actions\/graphql\/api)(\?|$)/.test(req.url);
-const isSubmitRoute = (req: FuzzRequest) => req.method === 'POST' && /^\/svc\/api\/forms\/[^/?]+\/submit(\?|$)/.test(req.url);
+/** Routes that answer a refused submit with the submit object (the checkpoint validates as a submit). */
+const isSubmitRoute = (req: FuzzRequest) => req.method === 'POST' && /^\/svc\/api\/forms\/[^/?]+\/(submit|payments\/stripe\/checkpoint)(\?|$)/.test(req.url);
+/** The payment callback is a browser navigation: a failed payment is a page for a person, not JSON. */
+const isPaymentPage = (req: FuzzRequest, status: number, type: string) => req.url.startsWith('/svc/payments/stripe/callback') && status === 402 && type.startsWith('text/html');
 const BINARY_TYPES = /^(image\/|application\/(pdf|octet-stream|zip|vnd\.|msword))/;
 
 function parseJson(text: string): unknown {
@@ -297,7 +330,7 @@ function problemsOf(req: FuzzRequest, res: LightMyRequestResponse): string[] {
   if (messagesOf(body).some((m) => SQL_IN_MESSAGE.test(m))) problems.push('leaks SQL text in a message');
   const graphql = isGraphqlRoute(req);
   if (graphql && graphqlCodes(body).includes('INTERNAL')) problems.push('GraphQL error INTERNAL');
-  if (status < 400) return problems;
+  if (status < 400 || isPaymentPage(req, status, type)) return problems;
   if (!isJson) return [...problems, `refusal ${status} is not JSON (content-type "${type}")`];
   const record = (body ?? {}) as Record<string, unknown>;
   if (graphql) {
@@ -345,6 +378,8 @@ function harvest(w: World, req: FuzzRequest, res: LightMyRequestResponse): void 
     w.stateTokens.set(submitted, states);
   }
   if (typeof body.submission?.id === 'number') remember(w.submissionIds, String(body.submission.id));
+  const createdIntent = (body as { id?: unknown }).id;
+  if (path === '/svc/payments/stripe/payment-intents' && typeof createdIntent === 'string') remember(w.intents, createdIntent, 20);
   if (typeof body.draft?.token === 'string' && typeof body.draft.key === 'string') remember(w.drafts, { token: body.draft.token, key: body.draft.key }, 20);
   if (req.headers['idempotency-key']) remember(w.idempotencyKeys, req.headers['idempotency-key'], 20);
   if (!path.startsWith('/svc/api/admin/')) return;
@@ -392,13 +427,24 @@ function reproducer(index: number, req: FuzzRequest, problems: readonly string[]
   ].join('\n');
 }
 
+async function donationIntegration(svc: TestApp): Promise<string> {
+  const fields = (await svc.manifest('donation'))['fields'] as Record<string, { frontend?: { config?: { integration?: unknown } } }>;
+  const integration = fields['payment']?.frontend?.config?.integration;
+  if (typeof integration !== 'string') throw new Error('the donation manifest has no payment integration');
+  return integration;
+}
+
 describe('fuzzing every route with seeded random requests', () => {
   let svc: TestApp;
   let world: World;
+  let double: StripeDouble | undefined;
 
   beforeAll(async () => {
     console.log(`fuzz: seed ${SEED}, ${COUNT} requests; replay with ${REPLAY}`);
-    svc = await createTestApp({ config: CONFIG });
+    // The payment routes talk to the local Stripe double, as they would to Stripe.
+    double = await startStripeDouble();
+    const stripe = { publishableKey: double.publishableKey, secretKey: double.secretKey, webhookSecret: 'whsec_fuzz0123456789', apiUrl: double.url, jsUrl: double.jsUrl };
+    svc = await createTestApp({ config: { ...CONFIG, payments: { stripe, reconcileIntervalMinutes: 0 } } });
     const forms: FormInfo[] = [];
     for (const form of svc.context.forms.list()) {
       const fileFields = form.fields.filter((f) => f.type === 'file' && f.handle).map((f) => f.handle as string);
@@ -417,11 +463,13 @@ describe('fuzzing every route with seeded random requests', () => {
       },
       etags: new Map(),
       stateTokens: new Map(),
-      ...{ uploadTokens: [], uploads: [], drafts: [], submissionIds: [], deliveryIds: [], cursors: [], downloads: [], idempotencyKeys: [] },
+      ...{ uploadTokens: [], uploads: [], drafts: [], submissionIds: [], deliveryIds: [], cursors: [], downloads: [], idempotencyKeys: [], intents: [] },
+      integrations: [await donationIntegration(svc)],
     };
   });
   afterAll(async () => {
     await svc?.close();
+    await double?.close();
   });
 
   /** One stored application with a CV, so admin reads, downloads and deletes have a file to act on. */

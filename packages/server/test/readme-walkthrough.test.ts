@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { describeWithService } from './support/service-requirements.js';
+import { createPaymentFixture } from './support/payment-fixture.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -83,5 +84,21 @@ describeWithService('the README walk-throughs', hasTools ? 'yes' : undefined, 'c
     expect(out).toContain('{"data":{"save_contact_Submission":{"success":true,"submissionId":');
     const [last] = await rows(sql`select is_spam, spam_reasons from svc_submissions order by id desc limit 1`);
     expect([Number(last?.is_spam), last?.spam_reasons]).toEqual([0, '[]']);
+  });
+
+  it('runs the payments walk-through against the Stripe double, holding a checkpoint and storing nothing yet', async () => {
+    const payments = await createPaymentFixture({ databaseUrl: null });
+    try {
+      const address = payments.svc.app.server.address() as AddressInfo;
+      const script = shBlock('## Payments').replaceAll('http://localhost:3000', `http://127.0.0.1:${address.port}`);
+      const out = await run(script);
+      expect(out).toContain('"success":true');
+      expect(out).toContain('"paymentIntentId":"pi_');
+      const held = await payments.svc.context.database.db.selectFrom('svc_payment_checkpoints').select('intent_id').execute();
+      expect(held).toHaveLength(1);
+      expect(await payments.submissionCount('donation')).toBe(0);
+    } finally {
+      await payments.close();
+    }
   });
 });

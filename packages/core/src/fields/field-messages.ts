@@ -38,6 +38,8 @@ export const FIELD_MESSAGES = {
   invalidSignature: 'The signature is not a valid image',
   signatureTooLarge: (maxKiB: number) => `The signature must be at most ${maxKiB} KB`,
   invalidUpload: 'An uploaded file reference is not valid',
+  invalidPayment: 'The payment reference is not valid',
+  paymentRequired: 'Complete the payment to submit this form',
   tooManyFiles: (max: number) => `Upload at most ${plural(max, 'file', 'files')}`,
   notTable: 'This value must be a list of rows',
   tooManyRows: (max: number) => `Must have at most ${plural(max, 'row', 'rows')}`,

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { UploadService } from '../files/upload-service.js';
+import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
 import { searchSubmissions, decodeCursor, encodeCursor, type SubmissionRecord } from '../submissions/submission-search.js';
 import { countByForm, countFiles, findWithFormHandle, updateSubmissionState, type FormCounts } from '../submissions/submission-admin-repository.js';
 import { deleteSubmissions } from '../submissions/submission-deletion.js';
@@ -66,6 +67,8 @@ export interface SubmissionDetail extends Omit<SubmissionItem, 'fileCount'> {
   readonly files: readonly SubmissionFile[];
   /** Every delivery job of the submission with its log of attempts. */
   readonly deliveries: readonly DeliveryRecord[];
+  /** The payment that made this submission (issue #12), or null. */
+  readonly payment: PaymentRecord | null;
 }
 
 export function readableForm(services: Pick<AdminServices, 'forms'>, key: AdminKey, handle: string): Form {
@@ -148,6 +151,7 @@ export async function getSubmission(services: AdminServices, key: AdminKey, rawI
       downloadUrl: `${baseUrl}${services.links.create(f.publicId)}`,
     })),
     deliveries: await services.deliveries.list(submission.id),
+    payment: (await paymentRecords(services.db, [submission.id])).get(submission.id) ?? null,
   };
 }
 

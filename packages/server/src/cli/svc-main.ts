@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
  * The `svc` command: `svc serve`, `svc migrate`, `svc forms check [dir]`, `svc purge`, `svc export`,
- * `svc submissions list`. Each subcommand lives in
+ * `svc submissions list`, `svc payments reconcile`. Each subcommand lives in
  * its own file; this one only dispatches and turns known boot errors into readable reports.
  */
 import { parseArgs } from 'node:util';
@@ -12,6 +12,7 @@ import { runFormsCheck } from './forms-check-command.js';
 import { runPurge } from './purge-command.js';
 import { runExport } from './export-command.js';
 import { runSubmissionsList } from './submissions-command.js';
+import { runPaymentsReconcile } from './payments-command.js';
 
 const USAGE = `Usage: svc <command> [options]
 
@@ -26,6 +27,9 @@ Commands:
                                    export a form's submissions (progress on a terminal)
   submissions list --form HANDLE [--limit N] [--spam true|false|all] [--config FILE]
                                    the newest submissions as a table
+  payments reconcile [--since DATE|48h] [--config FILE]
+                                   finish paid payments that have no submission yet, cancel
+                                   unpaid ones, and report what was done
 
 Config: --config FILE, else SVC_CONFIG, else ./svc.config.yaml when present; SVC_* variables override keys.`;
 
@@ -50,6 +54,7 @@ async function main(argv: readonly string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
       form: { type: 'string' },
       out: { type: 'string' },
+      since: { type: 'string' },
       ...QUERY_OPTIONS,
     },
   });
@@ -63,6 +68,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'migrate') return runMigrate(common);
   if (command === 'purge') return runPurge(common);
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
+  if (command === 'payments' && sub === 'reconcile') return runPaymentsReconcile({ ...common, ...(values.since ? { since: values.since } : {}) });
   // The filter flags are the admin API's query parameters, parsed (and refused) by the same code.
   const query = Object.fromEntries(
     Object.keys(QUERY_OPTIONS).flatMap((name) => {

@@ -135,6 +135,13 @@ function semanticProblems(config: Config): string[] {
   }
   const files = config.files as { store?: unknown; s3?: { bucket?: unknown } } | undefined;
   if (files?.store === 's3' && (files.s3?.bucket ?? null) === null) problems.push('files.s3.bucket: required when files.store is s3');
+  // A secret key alone would take payments whose webhook cannot be verified and which no client can mount.
+  const stripe = (config.payments as { stripe?: Record<string, unknown> } | undefined)?.stripe;
+  if (stripe && (stripe['secretKey'] ?? null) !== null) {
+    for (const key of ['publishableKey', 'webhookSecret']) {
+      if ((stripe[key] ?? null) === null) problems.push(`payments.stripe.${key}: required when payments.stripe.secretKey is set`);
+    }
+  }
   return problems;
 }
 

@@ -402,6 +402,43 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    payments: Type.Object(
+      {
+        checkpointTtlHours: Type.Integer({
+          minimum: 1,
+          maximum: 720,
+          default: 24,
+          description: 'Hours a payment checkpoint waits for its payment; then it is purged and its files released.',
+        }),
+        cancelUnpaidAfterHours: Type.Integer({
+          minimum: 1,
+          maximum: 720,
+          default: 24,
+          description: 'Hours after which intents that were never paid are cancelled at the gateway.',
+        }),
+        reconcileIntervalMinutes: Type.Integer({
+          minimum: 0,
+          maximum: 1440,
+          default: 60,
+          description: 'How often the reconcile job finishes paid intents whose webhook and callback were lost; 0 turns the job off.',
+        }),
+        stripe: Type.Object(
+          {
+            publishableKey: Type.Union([Type.String({ pattern: '^pk_' }), Type.Null()], { default: null, description: 'Publishable key (sent in the manifest).' }),
+            secretKey: Type.Union([Type.String({ pattern: '^(sk|rk)_' }), Type.Null()], { default: null, description: 'Secret key; use SVC_PAYMENTS__STRIPE__SECRET_KEY_FILE.' }),
+            webhookSecret: Type.Union([Type.String({ pattern: '^whsec_' }), Type.Null()], {
+              default: null,
+              description: 'Signing secret of the webhook endpoint /svc/payments/stripe/webhook; use SVC_PAYMENTS__STRIPE__WEBHOOK_SECRET_FILE.',
+            }),
+            apiUrl: Type.String({ format: 'uri', default: 'https://api.stripe.com', description: 'Stripe API base URL (point tests at a local double).' }),
+            jsUrl: Type.String({ minLength: 1, default: 'https://js.stripe.com/v3/', description: 'Stripe.js URL the element loads (point tests at a local fake).' }),
+            timeoutMs: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000, description: 'Timeout of one Stripe API call; a timeout answers 502 PAYMENT_GATEWAY_UNAVAILABLE.' }),
+          },
+          { additionalProperties: false, default: {} },
+        ),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     drafts: Type.Object(
       {
         ttlDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30, description: 'Days a saved draft can be resumed; then it is purged.' }),

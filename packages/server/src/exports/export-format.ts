@@ -5,6 +5,7 @@
  */
 import type { Field, Form } from '@svc/core';
 import type { SubmissionRecord } from '../submissions/submission-search.js';
+import type { PaymentRecord } from '../payments/payment-records.js';
 
 /** The file rows an export needs: the stored name of each upload id. */
 export interface ExportFile {
@@ -19,7 +20,13 @@ export interface ExportFile {
 export const CSV_FIXED_COLUMNS = ['id', 'uid', 'title', 'status', 'isSpam', 'createdAt'] as const;
 /** After the fields: what the client said of itself (contract §1). */
 export const CSV_CLIENT_COLUMNS = ['client', 'clientVersion', 'sourceUrl'] as const;
+/** Last, for a form with a payment field (issue #12). */
+export const CSV_PAYMENT_COLUMNS = ['paymentStatus', 'paymentAmount', 'paymentCurrency', 'paymentIntent'] as const;
 export const UTF8_BOM = '\uFEFF';
+
+function hasPayment(form: Form): boolean {
+  return form.fields.some((f) => f.type === 'payment');
+}
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -39,7 +46,8 @@ export function exportFields(form: Form): readonly Field[] {
 }
 
 export function csvHeader(form: Form): string {
-  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string), ...CSV_CLIENT_COLUMNS]);
+  const payment = hasPayment(form) ? CSV_PAYMENT_COLUMNS : [];
+  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string), ...CSV_CLIENT_COLUMNS, ...payment]);
 }
 
 function ids(value: unknown): string[] {
@@ -67,7 +75,7 @@ export function cellText(field: Field, value: unknown, names: ReadonlyMap<string
   return JSON.stringify(tableWithNames(field, value, names));
 }
 
-export function csvRow(form: Form, submission: SubmissionRecord, names: ReadonlyMap<string, string>): string {
+export function csvRow(form: Form, submission: SubmissionRecord, names: ReadonlyMap<string, string>, payment: PaymentRecord | null = null): string {
   const values = submission.values as Readonly<Record<string, unknown>>;
   return csvLine([
     String(submission.id),
@@ -80,10 +88,11 @@ export function csvRow(form: Form, submission: SubmissionRecord, names: Readonly
     submission.client?.name ?? '',
     submission.client?.version ?? '',
     submission.client?.sourceUrl ?? '',
+    ...(hasPayment(form) ? [payment?.status ?? '', payment?.amountFormatted ?? '', payment?.currency ?? '', payment?.intentId ?? ''] : []),
   ]);
 }
 
-export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[]): string {
+export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[], payment: PaymentRecord | null = null): string {
   const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client } = submission;
-  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client })}\n`;
+  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client, ...(payment ? { payment } : {}) })}\n`;
 }

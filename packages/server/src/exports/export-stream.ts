@@ -11,6 +11,7 @@ import type { UploadService } from '../files/upload-service.js';
 import { searchSubmissions, type KeysetPosition } from '../submissions/submission-search.js';
 import type { ExportQuery } from '../admin/admin-query.js';
 import { csvHeader, csvRow, jsonLine, UTF8_BOM, type ExportFile } from './export-format.js';
+import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
 
 export interface ExportServices {
   readonly db: Kysely<Database>;
@@ -30,6 +31,7 @@ export async function* exportChunks(
 ): AsyncGenerator<string> {
   if (query.format === 'csv') yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form)}`;
   let after: KeysetPosition | null = null;
+  const paid = form.fields.some((f) => f.type === 'payment');
   let total = 0;
   for (;;) {
     const batch = await searchSubmissions(services.db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
@@ -42,9 +44,11 @@ export async function* exportChunks(
       list.push({ id: f.publicId, field: f.fieldHandle, name: f.name, kind: f.kind, size: f.size, extension: f.extension });
       bySubmission.set(f.submissionId as number, list);
     }
+    const payments = paid ? await paymentRecords(services.db, batch.map((s) => s.id)) : new Map<number, PaymentRecord>();
     let chunk = '';
     for (const submission of batch) {
-      chunk += query.format === 'csv' ? csvRow(form, submission, names) : jsonLine(submission, bySubmission.get(submission.id) ?? []);
+      const payment = payments.get(submission.id) ?? null;
+      chunk += query.format === 'csv' ? csvRow(form, submission, names, payment) : jsonLine(submission, bySubmission.get(submission.id) ?? [], payment);
     }
     total += batch.length;
     yield chunk;

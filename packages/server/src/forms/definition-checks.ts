@@ -8,6 +8,7 @@ import { formatPath, type PathProblem, type PathSegments } from './definition-pr
 import type { FieldLocation, NormalisedDefinition } from './definition-normalise.js';
 import { checkTitleFormat } from '../submissions/submission-title.js';
 import { ipEntryProblem } from '../security/ip-ranges.js';
+import { checkPaymentFields } from './definition-payment-checks.js';
 
 /** Operators whose `val` is a list (interface.md §2.5 criteria, contract §2). */
 const LIST_OPERATORS = new Set(['isOneOf', 'isNotOneOf']);
@@ -31,6 +32,7 @@ export function checkDefinition(normalised: NormalisedDefinition): PathProblem[]
     if (page.rules && pagePath) checkRule(page.rules, [...pagePath, 'rules'], inputHandles, null, report);
   });
   checkSubmitFields(normalised.fields, report);
+  checkPaymentFields(normalised.fields, report);
 
   const { settings } = normalised.definition;
   if (settings.successBehavior === 'redirect' && settings.returnUrl === null) {

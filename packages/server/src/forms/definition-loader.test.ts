@@ -301,11 +301,12 @@ describe('loadFormDefinitions', () => {
     const result = await loadFormDefinitions(fileURLToPath(EXAMPLES_DIR));
     expect(formatDefinitionProblems(result.problems)).toBe('');
     const byHandle = new Map(result.definitions.map((loaded) => [loaded.definition.handle, loaded.definition]));
-    expect([...byHandle.keys()]).toEqual(['application', 'contact', 'job-application', 'kitchen-sink']);
+    expect([...byHandle.keys()]).toEqual(['application', 'contact', 'donation', 'job-application', 'kitchen-sink']);
     expect(byHandle.get('application')?.pages).toHaveLength(3);
     expect(byHandle.get('contact')?.settings.submissionTitleFormat).toBe('{{ firstName }} {{ lastName }}');
     const sinkTypes = new Set(byHandle.get('kitchen-sink')?.pages.flatMap((page) => page.rows.flat().map((field) => field.type)));
-    expect([...sinkTypes].sort()).toEqual([...FIELD_TYPES].sort());
+    expect([...sinkTypes].sort()).toEqual(FIELD_TYPES.filter((t) => t !== 'payment').sort());
+    expect(byHandle.get('donation')?.pages[0]?.rows.flat().some((field) => field.type === 'payment')).toBe(true);
   });
 });
 

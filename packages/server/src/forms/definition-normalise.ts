@@ -145,6 +145,8 @@ function normaliseField(raw: RawField): FieldDefinition {
   }
   if (raw.scales !== undefined) out['scales'] = raw.scales.map(normaliseScale);
   if (raw.columns !== undefined) out['columns'] = raw.columns.map(normaliseColumn);
+  // Gateways and the manifest use lower-case ISO codes; authors write `USD` as often as `usd`.
+  if (type === 'payment' && typeof raw['currency'] === 'string') out['currency'] = raw['currency'].toLowerCase();
   // The schema allowed exactly the properties of `type`, so this record is that type's shape.
   return out as unknown as FieldDefinition;
 }

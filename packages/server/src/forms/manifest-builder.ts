@@ -11,6 +11,7 @@ import { FILL_TIMESTAMP_PLACEHOLDER, FILL_TIMESTAMP_SEPARATOR } from '../securit
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { MINIMUM_CLIENT_VERSION, SCHEMA_VERSION, SERVICE_VERSION } from '../version.js';
 import { buildManifestField, type ManifestField } from './manifest-fields.js';
+import { paymentEndpoints, paymentFieldOf, type PaymentManifestOptions } from '../payments/payment-manifest.js';
 import { requiredExtensions } from './manifest-frontend.js';
 
 export const MANIFEST_MAX_AGE = 300;
@@ -23,6 +24,8 @@ export interface ManifestOptions {
   readonly fileCeilingKB: number;
   /** `server.publicUrl`: the site's base URL (`site.baseUrl`), or '' to let clients use their own. */
   readonly publicUrl: string | null;
+  /** Keys and URLs a payment field's client needs (issue #12); null when payments are off. */
+  readonly payments?: PaymentManifestOptions | null;
 }
 
 /** The save-and-continue button label when a submit field enables it without one. */
@@ -152,7 +155,7 @@ function manifestCaptcha(captcha: ActiveCaptcha) {
 
 export function buildManifestData(form: Form, options: ManifestOptions, generatedAt: string) {
   const fields: Record<string, ManifestField> = {};
-  for (const field of form.fields) fields[field.handle as string] = buildManifestField(form, field, options.fileCeilingKB);
+  for (const field of form.fields) fields[field.handle as string] = buildManifestField(form, field, options.fileCeilingKB, options.payments ?? null);
   const s = form.settings;
   const multiPage = form.pages.length > 1;
   return {
@@ -166,6 +169,7 @@ export function buildManifestData(form: Form, options: ManifestOptions, generate
     endpoints: {
       ...formEndpoints(form),
       csrf: { method: 'GET', url: '/svc/tokens', required: options.csrfEnabled },
+      ...(paymentFieldOf(form) ? { payments: paymentEndpoints(form) } : {}),
     },
     settings: {
       multiPage,

@@ -19,6 +19,7 @@ import {
   type ManifestOption,
 } from '@svc/core';
 import { buildFrontend } from './manifest-frontend.js';
+import type { PaymentManifestOptions } from '../payments/payment-manifest.js';
 
 export type { ManifestField };
 
@@ -54,7 +55,7 @@ function optionsOf(field: Field): ManifestOption[] | null {
   return null;
 }
 
-export function buildManifestField(form: Form, field: Field, ceilingKB: number): ManifestField {
+export function buildManifestField(form: Form, field: Field, ceilingKB: number, payments: PaymentManifestOptions | null = null): ManifestField {
   const source = field as unknown as Record<string, unknown>;
   const config: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
@@ -100,6 +101,6 @@ export function buildManifestField(form: Form, field: Field, ceilingKB: number):
     options: optionsOf(field),
     config,
     attributes,
-    frontend: buildFrontend(form, field, config, ceilingKB),
+    frontend: buildFrontend(form, field, config, ceilingKB, payments),
   };
 }

@@ -4,7 +4,8 @@
  * renderer keys are theirs (`dropdown`, `radios`, `file-dnd`, …); React mounts an extension only
  * when `extension` is set, and file-dnd only with both URLs in `config`.
  */
-import { DEFAULT_FILE_COUNT, acceptForFileKinds, wireFieldType, type Field, type Form, type ManifestFieldFrontend, type TableField } from '@svc/core';
+import { DEFAULT_FILE_COUNT, acceptForFileKinds, wireFieldType, type Field, type Form, type ManifestFieldFrontend, type PaymentField, type TableField } from '@svc/core';
+import { paymentFrontendConfig, type PaymentManifestOptions } from '../payments/payment-manifest.js';
 
 /** Extensions of the official package (`requiredExtensions[].name` must be one of them). */
 const EXTENSIONS_PACKAGE = '@solspace/freeform-extensions';
@@ -24,6 +25,8 @@ function renderer(field: Field): string {
 function extension(field: Field): string | null {
   if (field.type === 'file') return field.dragAndDrop ? 'file-dnd' : null;
   if (field.type === 'table' || field.type === 'signature') return field.type;
+  // React mounts an extension only when `extension` is set (contract §12).
+  if (field.type === 'payment') return 'payment.stripe';
   return null;
 }
 
@@ -41,8 +44,10 @@ function tableColumns(field: TableField) {
   }));
 }
 
-function extraConfig(form: Form, field: Field, ceilingKB: number): Record<string, unknown> {
+function extraConfig(form: Form, field: Field, ceilingKB: number, payments: PaymentManifestOptions | null): Record<string, unknown> {
   switch (field.type) {
+    case 'payment':
+      return paymentFrontendConfig(form, field as Field & PaymentField, payments);
     case 'file': {
       const maxFiles = field.fileCount ?? DEFAULT_FILE_COUNT;
       const maxKB = Math.min(field.maxFileSizeKB ?? ceilingKB, ceilingKB);
@@ -74,8 +79,14 @@ function extraConfig(form: Form, field: Field, ceilingKB: number): Record<string
   }
 }
 
-export function buildFrontend(form: Form, field: Field, config: Readonly<Record<string, unknown>>, ceilingKB: number): ManifestFieldFrontend {
-  return { renderer: renderer(field), extension: extension(field), config: { ...config, ...extraConfig(form, field, ceilingKB) } };
+export function buildFrontend(
+  form: Form,
+  field: Field,
+  config: Readonly<Record<string, unknown>>,
+  ceilingKB: number,
+  payments: PaymentManifestOptions | null = null,
+): ManifestFieldFrontend {
+  return { renderer: renderer(field), extension: extension(field), config: { ...config, ...extraConfig(form, field, ceilingKB, payments) } };
 }
 
 /** `requiredExtensions` (contract §2): one per extension the fields use, never fatal for a client. */
@@ -87,7 +98,8 @@ export function requiredExtensions(frontends: readonly ManifestFieldFrontend[]) 
     version: '^0.1.0',
     // Every field svc serves also works without its extension (a plain file input, the table and
     // signature renderers), so a client that lacks one is warned, not stopped.
-    severity: 'warning',
+    // …but a payment cannot be taken without its extension.
+    severity: name === 'payment.stripe' ? 'error' : 'warning',
     fallback: name === 'file-dnd' ? 'native' : null,
   }));
 }

@@ -201,6 +201,15 @@ const SPECIFIC: Readonly<Record<FieldType, () => Record<string, FieldConfig>>> =
   }),
   mailingList: () => ({ hidden: prop('hidden', B, 'Hidden (always opted in) or a checkbox') }),
   hidden: () => ({ value: prop('value', S, 'Value') }),
+  payment: () => ({
+    gateway: prop('gateway', S, 'Payment gateway, e.g. stripe'),
+    currency: prop('currency', S, 'ISO 4217 currency code, lower case'),
+    amount: prop('amount', GraphQLFloat, 'Fixed amount in major units'),
+    amountFields: prop('amountFields', LS, 'Handles of the fields giving the amount'),
+    minAmount: prop('minAmount', GraphQLFloat, 'Smallest amount'),
+    maxAmount: prop('maxAmount', GraphQLFloat, 'Largest amount'),
+    description: prop('description', S, 'Payment description'),
+  }),
   submit: () => ({
     labelNext: prop('labelNext', S, 'Next button label'),
     labelPrev: prop('labelPrev', S, 'Previous button label'),

@@ -45,6 +45,8 @@ const ARGUMENT_TYPES: Readonly<Record<Exclude<FieldType, 'submit' | 'mailingList
   signature: GraphQLString,
   table: new GraphQLList(LIST_OF_STRINGS),
   hidden: GraphQLString,
+  // The intent id; a paid form is finished by the payment callback, never by this mutation (contract §8).
+  payment: GraphQLString,
 };
 
 /** mailingList_<hash> (interface.md §4.8), everything else by handle. */

@@ -12,6 +12,7 @@ import type { DraftService } from '../drafts/draft-service.js';
 import type { IdempotencyStore } from '../submissions/idempotency-store.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
+import type { PaymentContext } from '../payments/payment-context.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -19,6 +20,7 @@ export interface AppContext {
   readonly forms: FormRegistry;
   readonly manifests: ManifestCache;
   readonly submit: SubmitServices;
+  readonly payments: PaymentContext;
   readonly csrf: CsrfTokens | null;
   readonly drafts: DraftService;
   readonly idempotency: IdempotencyStore;

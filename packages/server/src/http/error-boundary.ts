@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ERROR_CATALOGUE, SvcError, type ErrorCode } from '@svc/core';
 import { isMalformedMultipart } from './multipart-support.js';
 import type { RouteMethods } from './route-methods.js';
+import { GatewayUnavailableError } from '../payments/payment-gateway.js';
 
 function codeForStatus(status: number): ErrorCode {
   if (status === 413) return 'PAYLOAD_TOO_LARGE';
@@ -40,6 +41,11 @@ export function clientErrorToSvcError(error: unknown): SvcError | null {
 export function toSvcError(error: unknown, request: FastifyRequest): SvcError {
   const known = clientErrorToSvcError(error);
   if (known) return known;
+  // issue #12: the gateway's own words stay in the log; the client may retry a 502.
+  if (error instanceof GatewayUnavailableError) {
+    request.log.warn({ err: error }, 'payment gateway unavailable');
+    return new SvcError('PAYMENT_GATEWAY_UNAVAILABLE');
+  }
   request.log.error({ err: error }, 'unhandled error');
   return new SvcError('INTERNAL', `${ERROR_CATALOGUE.INTERNAL.message} (request ${request.id})`);
 }

@@ -30,7 +30,7 @@ export function webhookBody(type: string, payload: DeliveryPayload, now: Date): 
   return JSON.stringify({
     type,
     timestamp: now.toISOString(),
-    data: { form: payload.form, submission: payload.submission, values: payload.values, files: payload.files },
+    data: { form: payload.form, submission: payload.submission, values: payload.values, files: payload.files, payment: payload.payment ?? null },
   });
 }
 

@@ -14,6 +14,8 @@ export interface DeliveryPayload {
   readonly form: { readonly id: number; readonly uid: string; readonly handle: string; readonly name: string };
   readonly submission: { readonly id: number | null; readonly uid: string; readonly title: string; readonly createdAt: string; readonly status: string };
   readonly values: Readonly<Record<string, unknown>>;
+  /** Paid submissions only (issue #12): gateway, intentId, amount (minor units), amountFormatted, currency, status. */
+  readonly payment?: { readonly gateway: string; readonly intentId: string; readonly amount: number; readonly amountFormatted: string; readonly currency: string; readonly status: string };
   readonly files: readonly { readonly id: string; readonly field: string; readonly name: string; readonly kind: string; readonly size: number }[];
 }
 

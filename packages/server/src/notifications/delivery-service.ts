@@ -15,6 +15,17 @@ import type { DeliveryWorker } from './delivery-worker.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** A paid submission's payment as templates and webhook bodies see it (issue #12). */
+export interface PaymentSummary {
+  readonly gateway: string;
+  readonly intentId: string;
+  /** Minor units, and the same in major units for people. */
+  readonly amount: number;
+  readonly amountFormatted: string;
+  readonly currency: string;
+  readonly status: string;
+}
+
 export interface StoredForDelivery {
   readonly id: number | null;
   readonly uid: string;
@@ -22,6 +33,7 @@ export interface StoredForDelivery {
   readonly status: string;
   readonly createdAt: string;
   readonly values: Values;
+  readonly payment?: PaymentSummary | null;
 }
 
 export interface DeliveryService {
@@ -47,6 +59,7 @@ function payloadOf(form: Form, submission: StoredForDelivery, files: readonly Up
     form: { id: form.id, uid: form.uid, handle: form.handle, name: form.name },
     submission: { id: submission.id, uid: submission.uid, title: submission.title, createdAt: submission.createdAt, status: submission.status },
     values: submission.values,
+    ...(submission.payment ? { payment: submission.payment } : {}),
     files: files.map((f) => ({ id: f.publicId, field: f.fieldHandle, name: f.name, kind: f.kind, size: f.size })),
   };
 }

@@ -59,6 +59,8 @@ export function templateScope(form: Form | undefined, payload: DeliveryPayload, 
     values: payload.values,
     fields,
     files: payload.files.map((f) => ({ ...f, url: fileUrl(f.id) })),
+    // issue #12: `{{ payment.amountFormatted }} {{ payment.currency }}` in a paid form's emails.
+    payment: payload.payment ?? null,
   };
 }
 

@@ -130,6 +130,44 @@ export interface DeliveryAttemptsTable {
   duration_ms: number;
 }
 
+export interface PaymentsTable {
+  id: Generated<number>;
+  intent_id: string;
+  gateway: string;
+  form_id: number;
+  field_handle: string;
+  /** Set once, by the finalisation that made the submission (issue #12). */
+  submission_id: number | null;
+  /** Minor units. */
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  finalised_at: string | null;
+}
+
+export interface PaymentCheckpointsTable {
+  intent_id: string;
+  form_id: number;
+  /** AES-256-GCM sealed JSON of the validated submission. */
+  sealed: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<number>;
+  event_id: string;
+  intent_id: string;
+  type: string;
+  status: string;
+  amount_refunded: number;
+  occurred_at: number;
+  received_at: string;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
@@ -139,4 +177,7 @@ export interface Database {
   svc_files: FilesTable;
   svc_deliveries: DeliveriesTable;
   svc_delivery_attempts: DeliveryAttemptsTable;
+  svc_payments: PaymentsTable;
+  svc_payment_checkpoints: PaymentCheckpointsTable;
+  svc_payment_events: PaymentEventsTable;
 }

@@ -11,6 +11,7 @@ import * as createFiles from './migrations/202611230900-create-files.js';
 import * as createDeliveries from './migrations/202611231000-create-deliveries.js';
 import * as addSubmissionClient from './migrations/202611241000-add-submission-client.js';
 import * as addUploadBinding from './migrations/202611241010-add-upload-binding.js';
+import * as createPayments from './migrations/202611241800-create-payments.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611231000-create-deliveries': createDeliveries,
   '202611241000-add-submission-client': addSubmissionClient,
   '202611241010-add-upload-binding': addUploadBinding,
+  '202611241800-create-payments': createPayments,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -5,8 +5,8 @@
  * stores on its own. The steps that shape state and values live in submit-steps.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { SvcError, computeVisibility, nextVisiblePage, previousVisiblePage, type Form, type Values } from '@svc/core';
-import type { Kysely } from 'kysely';
+import { FIELD_MESSAGES, SvcError, computeVisibility, isEmptyValue, nextVisiblePage, previousVisiblePage, type Form, type Values, type Visibility } from '@svc/core';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { CsrfTokens } from '../security/csrf-tokens.js';
@@ -25,7 +25,7 @@ import type { FillTimestamps } from '../security/fill-timestamps.js';
 import { requestFingerprint, type IdempotencyStore } from './idempotency-store.js';
 import { formError, loadState, mergeValues, normaliseAll, readHandles, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
 import type { UploadService } from '../files/upload-service.js';
-import type { DeliveryService } from '../notifications/delivery-service.js';
+import type { DeliveryService, PaymentSummary } from '../notifications/delivery-service.js';
 import { allIds, checkUploads, fileSlots, type ReceivedUploads } from './submit-files.js';
 import { browserBindingHash } from '../security/browser-binding.js';
 
@@ -66,6 +66,27 @@ export interface SubmitInput {
   readonly uploads?: ReceivedUploads;
   /** The browser's binding cookie: it may claim its own drag-and-drop uploads (contract §7). */
   readonly browser?: string;
+  /**
+   * The payment checkpoint (contract §8): validate as a final submit, then hand what would be
+   * stored to this function instead of storing it; the payment's webhook or callback stores it.
+   */
+  readonly checkpoint?: (prepared: PreparedSubmission) => Promise<void>;
+}
+
+/** A submission validated and ready to store, held while its payment completes (issue #12). */
+export interface PreparedSubmission {
+  readonly values: Values;
+  readonly spamReasons: readonly string[];
+  readonly ip: string | null;
+  readonly client: SubmissionClient | null;
+  readonly draftToken: string | null;
+}
+
+/** What a paid submission is stored with: the record shown to templates, and the exactly-once claim. */
+export interface PaymentClaim {
+  readonly summary: PaymentSummary;
+  /** Runs in the submission's transaction; throws when the payment already has its submission. */
+  claim(trx: Transaction<Database>, submissionId: number | null): Promise<void>;
 }
 
 const FILES_GONE = 'An uploaded file is no longer available; please upload it again';
@@ -86,19 +107,32 @@ function clientOf(request: SubmitRequest): SubmissionClient | null {
   return { name: client ?? null, version: clientVersion ?? null, sourceUrl: sourceUrl ?? null };
 }
 
-async function persist(services: SubmitServices, step: Step, values: Values, spamReasons: readonly string[], ip: string | null, date: Date) {
-  const { form } = step;
+interface PersistInput {
+  readonly form: Form;
+  readonly client: SubmissionClient | null;
+  readonly values: Values;
+  readonly spamReasons: readonly string[];
+  readonly ip: string | null;
+  readonly date: Date;
+  readonly payment?: PaymentClaim;
+}
+
+async function persist(services: SubmitServices, input: PersistInput) {
+  const { form, values, spamReasons, ip, date, payment } = input;
   const uid = randomUUID();
   const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
-  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values };
+  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null };
   // issue #5: spam notifies nobody; everything else has its jobs written with the row.
   const targets = spamReasons.length === 0 ? services.deliveries.plan(form, values) : [];
   const notify = targets.length > 0;
   if (!form.settings.storeData) {
     // Nothing is stored, but the notifications still go out (from the outbox row alone).
-    if (notify) {
-      await services.writes.run((trx) => services.deliveries.enqueue(trx, form, { ...stored, id: null }, targets, false));
-      services.deliveries.poke();
+    if (notify || payment) {
+      await services.writes.run(async (trx) => {
+        await payment?.claim(trx, null);
+        await services.deliveries.enqueue(trx, form, { ...stored, id: null }, targets, false);
+      });
+      if (notify) services.deliveries.poke();
     }
     return null;
   }
@@ -115,24 +149,59 @@ async function persist(services: SubmitServices, step: Step, values: Values, spa
     ipHash: ip ? services.ipHash(ip) : null,
     values,
     createdAt: date.toISOString(),
-    client: clientOf(step.request),
+    client: input.client,
   };
   const fileIds = allIds(fileSlots(form, values));
-  if (fileIds.length === 0 && !notify) return { id: await services.writes.run((trx) => insertSubmission(trx, row)), uid, token };
+  if (fileIds.length === 0 && !notify && !payment) return { id: await services.writes.run((trx) => insertSubmission(trx, row)), uid, token };
   // The row, the claim on its files and its delivery jobs commit together: a submission never
   // points at a file the purge may take, and an acknowledged submission is always delivered.
   const id = await services.writes.run(async (trx) => {
     const inserted = await insertSubmission(trx, row);
+    await payment?.claim(trx, inserted);
     if (fileIds.length > 0) {
       const attached = await services.uploads.attach(trx, inserted, form, fileIds);
-      // Flagged spam keeps what it could claim; a real submission is all or nothing.
-      if (attached !== fileIds.length && spamReasons.length === 0) throw new FilesGone();
+      // Flagged spam keeps what it could claim; a real submission is all or nothing, except a
+      // paid one: the payment is taken, so the submission is stored with the files that remain.
+      if (attached !== fileIds.length && spamReasons.length === 0 && !payment) throw new FilesGone();
     }
     if (notify) await services.deliveries.enqueue(trx, form, { ...stored, id: inserted }, targets, fileIds.length > 0);
     return inserted;
   });
   if (notify) services.deliveries.poke();
   return { id, uid, token };
+}
+
+/**
+ * A visible payment field a plain submit would leave unpaid (contract §8): a paid form is finished
+ * by its payment, never by a submit. An optional payment left empty is skipped, as Freeform does.
+ */
+function unpaidPaymentField(form: Form, visibility: Visibility, normalised: Values): string | null {
+  for (const field of form.fields) {
+    if (field.type !== 'payment' || visibility.hiddenFields.has(field.handle as string) || visibility.hiddenPages.has(field.pageIndex)) continue;
+    if (field.required === true || !isEmptyValue(normalised[field.handle as string] ?? null)) return field.handle as string;
+  }
+  return null;
+}
+
+/** The checkpoint's end of a valid final submit: held for the payment, nothing stored yet. */
+async function held(services: SubmitServices, step: Step, input: SubmitInput, values: Values, spamReasons: readonly string[], draft: LoadedDraft | null, now: number): Promise<SubmitResult> {
+  const checkpoint = input.checkpoint as NonNullable<SubmitInput['checkpoint']>;
+  await checkpoint({ values, spamReasons, ip: input.ip, client: clientOf(step.request), draftToken: draft?.token ?? null });
+  return submitResult('validated', resultParts(step, step.state.pageIndex, sealNext(services.stateTokens, step, step.state.pageIndex, step.state.pageHistory, now)));
+}
+
+/**
+ * Stores a submission its payment completed (issue #12): the normal persist, with the payment's
+ * claim in the same transaction, so a second finaliser's transaction fails and stores nothing.
+ */
+export async function storePaidSubmission(services: SubmitServices, form: Form, prepared: PreparedSubmission, payment: PaymentClaim) {
+  const date = services.now();
+  // The lists may have grown while the respondent paid; the meta checks ran at the checkpoint.
+  const listed = services.spamLists.check(form, prepared.values, prepared.ip);
+  const spamReasons = [...new Set([...prepared.spamReasons, ...listed])];
+  const submission = await persist(services, { form, client: prepared.client, values: prepared.values, spamReasons, ip: prepared.ip, date, payment });
+  if (prepared.draftToken) await services.drafts.delete(prepared.draftToken);
+  return submission;
 }
 
 /** The stored values without the files of fields that failed a file check (spam path). */
@@ -236,7 +305,8 @@ async function submitWhole(
     if (form.settings.spam.behavior === 'display_errors') return spamRejected(services, step, now);
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
     const stored = withoutBadFiles(storedValues(form, normalised, visibility, values), fileErrors);
-    return submitted(services, step, await persist(services, step, stored, spamReasons, input.ip, date), stored, date);
+    if (input.checkpoint) return held(services, step, input, stored, spamReasons, draft, now);
+    return submitted(services, step, await persist(services, { form, client: clientOf(request), values: stored, spamReasons, ip: input.ip, date }), stored, date);
   }
   const captcha = await services.captcha.verify(form, request.meta.captchas, input.ip);
   if (captcha !== 'ok') {
@@ -248,6 +318,9 @@ async function submitWhole(
       formErrors: [message],
     });
   }
+  const unpaid = input.checkpoint ? null : unpaidPaymentField(form, visibility, normalised);
+  // "Required" says nothing useful of a payment: say what to do instead.
+  if (unpaid) errors[unpaid] = [FIELD_MESSAGES.paymentRequired];
   if (Object.keys(errors).length > 0) {
     return submitResult('validation_failed', {
       ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, now)),
@@ -264,9 +337,10 @@ async function submitWhole(
     });
   }
   const stored = storedValues(form, normalised, visibility, values);
+  if (input.checkpoint) return held(services, step, input, stored, [], draft, now);
   let submission: Awaited<ReturnType<typeof persist>>;
   try {
-    submission = await persist(services, step, stored, [], input.ip, date);
+    submission = await persist(services, { form, client: clientOf(request), values: stored, spamReasons: [], ip: input.ip, date });
   } catch (error) {
     if (!(error instanceof FilesGone)) throw error;
     return submitResult('validation_failed', {

@@ -1,0 +1,70 @@
+/**
+ * `GET /svc/payments/stripe/callback`: where the payer's browser lands after paying, with or
+ * without a 3-D Secure redirect. It finishes the payment as the webhook would (contract §8), then
+ * sends the payer to the field's success or failure URL. The query only names the intent; what
+ * happened is always asked of the gateway.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SvcError, type Form } from '@svc/core';
+import { resolveIntegration, type PaidField, type PaymentContext } from './payment-context.js';
+import { finalisePayment, type FinaliseOutcome } from './payment-finaliser.js';
+
+const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
+
+function first(value: unknown): string | undefined {
+  if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function withQuery(url: string, params: Record<string, string>): string {
+  const target = new URL(url);
+  for (const [key, value] of Object.entries(params)) target.searchParams.set(key, value);
+  return target.toString();
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A plain page for a form that names no return URL: the payer still learns what happened. */
+function page(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
+  return reply.code(status).header('Content-Security-Policy', "default-src 'none'").type('text/html; charset=utf-8').send(html);
+}
+
+function succeed(reply: FastifyReply, form: Form, field: PaidField, intentId: string, status: string): FastifyReply {
+  const url = field.successUrl ?? form.settings.returnUrl;
+  if (url) return reply.redirect(withQuery(url, { payment_intent: intentId, payment_status: status }), 303);
+  const message = status === 'succeeded' ? form.settings.successMessage : 'Your payment is being processed; your submission is stored once it completes.';
+  return page(reply, 200, 'Thank you', message);
+}
+
+function fail(reply: FastifyReply, form: Form, field: PaidField, intentId: string, reason: string): FastifyReply {
+  const url = field.failureUrl ?? null;
+  if (url) return reply.redirect(withQuery(url, { payment_intent: intentId, payment_status: 'failed', reason }), 303);
+  return page(reply, 402, 'Payment not completed', `${reason} Nothing was submitted; please go back to the form and try again.`);
+}
+
+export async function answerCallback(ctx: PaymentContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  reply.header('X-Request-Id', request.id).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  // The official extension sends `stripe_token` (older Freeform `token`); Stripe adds `payment_intent`.
+  const intentId = first(query['payment_intent']) ?? first(query['stripe_token']) ?? first(query['token']);
+  if (!intentId || !INTENT_ID.test(intentId)) throw new SvcError('PAYLOAD_INVALID', 'The callback names no payment intent.');
+  const { form, field } = resolveIntegration(ctx, first(query['integration']));
+  const outcome: FinaliseOutcome = await finalisePayment(ctx, intentId);
+  if (outcome.kind === 'unknown' || (outcome.kind !== 'unverified' && outcome.payment.formId !== form.id)) throw new SvcError('PAYMENT_NOT_OWNED');
+  switch (outcome.kind) {
+    case 'finalised':
+    case 'done':
+      return succeed(reply, form, field, intentId, 'succeeded');
+    case 'pending':
+      return succeed(reply, form, field, intentId, outcome.status);
+    case 'failed':
+      return fail(reply, form, field, intentId, outcome.reason);
+    case 'no_checkpoint':
+      return fail(reply, form, field, intentId, 'The payment could not be matched to a submission; please contact the site owner.');
+    case 'unverified':
+      throw new SvcError('PAYMENT_UNVERIFIED');
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The checkpoint of contract §8: validate the whole form as a final submit without storing it,
+ * make sure the intent is this form's and says what the server would charge, and keep the
+ * validated submission sealed until the payment's webhook or callback stores it.
+ */
+import { SvcError, type Form } from '@svc/core';
+import { openJson, sealJson } from '../security/token-crypto.js';
+import { submitForm, type PreparedSubmission, type SubmitInput } from '../submissions/submit-pipeline.js';
+import type { SubmitResult } from '../submissions/submit-response.js';
+import { allIds, fileSlots } from '../submissions/submit-files.js';
+import { amountForStored, gatewayOf, resolveIntegration, type PaymentContext } from './payment-context.js';
+import { findPayment, saveCheckpoint } from './payment-repository.js';
+
+/** What a checkpoint holds, sealed with the intent id as associated data. */
+export interface SealedCheckpoint {
+  readonly formUid: string;
+  readonly fieldHandle: string;
+  readonly integration: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly prepared: PreparedSubmission;
+}
+
+/** A large form's values (signatures, tables) make a long seal; this bounds what is opened. */
+const MAX_SEALED_CHARS = 8_000_000;
+
+export function sealCheckpoint(ctx: Pick<PaymentContext, 'sealKey'>, intentId: string, value: SealedCheckpoint): string {
+  return sealJson(ctx.sealKey, value, `checkpoint:${intentId}`);
+}
+
+export function openCheckpoint(ctx: Pick<PaymentContext, 'sealKey'>, intentId: string, sealed: string): SealedCheckpoint | null {
+  return openJson(ctx.sealKey, sealed, `checkpoint:${intentId}`, MAX_SEALED_CHARS) as SealedCheckpoint | null;
+}
+
+export interface CheckpointInput extends Omit<SubmitInput, 'checkpoint' | 'wholeForm'> {
+  readonly integration: unknown;
+  readonly paymentIntentId: string;
+}
+
+/** The pipeline's answer: `validated` (checkpoint stored) or the submit object that refused it. */
+export async function checkpointPayment(ctx: PaymentContext, form: Form, input: CheckpointInput): Promise<SubmitResult> {
+  const { form: owner, field, token } = resolveIntegration(ctx, input.integration);
+  if (owner.id !== form.id) throw new SvcError('PAYMENT_NOT_OWNED');
+  const payment = await findPayment(ctx.db, input.paymentIntentId);
+  if (!payment || payment.formId !== form.id || payment.fieldHandle !== field.handle) throw new SvcError('PAYMENT_NOT_OWNED');
+  if (payment.finalisedAt !== null) throw new SvcError('PAYMENT_UNVERIFIED', 'This payment is already complete.');
+  const gateway = gatewayOf(ctx);
+  // The payment field's value is its intent (the official extension sets it so); a client that
+  // leaves it out is not refused for it, and one that names another intent does not decide it.
+  const request = { ...input.request, values: { ...input.request.values, [field.handle as string]: input.paymentIntentId } };
+  return submitForm(ctx.submit, form, {
+    ...input,
+    request,
+    checkpoint: async (prepared) => {
+      const computed = amountForStored(form, field, prepared.values);
+      if (!computed.ok) throw new SvcError('PAYMENT_AMOUNT_INVALID', computed.message);
+      const intent = await gateway.retrieveIntent(input.paymentIntentId);
+      const matches =
+        intent !== null &&
+        intent.metadata['integration'] === token &&
+        intent.amount === computed.minor &&
+        intent.currency === computed.currency &&
+        intent.status !== 'canceled';
+      if (!matches) throw new SvcError('PAYMENT_UNVERIFIED');
+      const now = ctx.now();
+      const expiresAt = new Date(now.getTime() + ctx.checkpointTtlHours * 3_600_000);
+      const sealed = sealCheckpoint(ctx, intent.id, {
+        formUid: form.uid,
+        fieldHandle: field.handle as string,
+        integration: token,
+        amount: intent.amount,
+        currency: intent.currency,
+        prepared,
+      });
+      await saveCheckpoint(ctx.db, { intentId: intent.id, formId: form.id, sealed, at: now.toISOString(), expiresAt: expiresAt.toISOString() });
+      // The files the submission names wait for the payment as long as the checkpoint does.
+      await ctx.submit.uploads.hold(form, allIds(fileSlots(form, prepared.values)), expiresAt);
+    },
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * The `integration` token of contract §8: an opaque, signed name of (form, payment field). The
+ * manifest hands it to the client (the official Stripe extension sends it back to every payment
+ * route), svc writes it into the intent's metadata, and the checkpoint and the finaliser compare
+ * the two. It is not a secret; it only cannot be forged or moved to another form or field.
+ */
+import { deriveKey, hmac, safeEqual } from '../security/token-crypto.js';
+
+export interface IntegrationTarget {
+  readonly formUid: string;
+  readonly fieldUid: string;
+}
+
+export interface IntegrationTokens {
+  sign(target: IntegrationTarget): string;
+  /** The target, or null for a malformed or forged token. */
+  verify(token: unknown): IntegrationTarget | null;
+}
+
+const UID = /^[A-Za-z0-9-]{1,64}$/;
+
+export function createIntegrationTokens(secret: string): IntegrationTokens {
+  const key = deriveKey(secret, 'payment-integration');
+  const mac = (formUid: string, fieldUid: string) => hmac(key, `${formUid}\u0000${fieldUid}`).slice(0, 32);
+  return {
+    sign: ({ formUid, fieldUid }) => `${formUid}.${fieldUid}.${mac(formUid, fieldUid)}`,
+    verify(token) {
+      if (typeof token !== 'string' || token.length > 200) return null;
+      const [formUid, fieldUid, signature, ...rest] = token.split('.');
+      if (rest.length > 0 || !formUid || !fieldUid || !signature || !UID.test(formUid) || !UID.test(fieldUid)) return null;
+      return safeEqual(signature, mac(formUid, fieldUid)) ? { formUid, fieldUid } : null;
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Creating a payment intent and keeping its amount current (issue #12). The amount is always
+ * computed here from the form definition and the posted values; a client never names one.
+ */
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_MIN_AMOUNT, SvcError, toMinorUnits } from '@svc/core';
+import { GatewayRefusedError } from './payment-gateway.js';
+import { amountForRaw, gatewayOf, resolveIntegration, type PaidField, type PaymentContext } from './payment-context.js';
+import { findPayment, insertPayment, updatePaymentAmount } from './payment-repository.js';
+
+export interface IntentAnswer {
+  readonly id: string;
+  readonly secret: string;
+  readonly amount: number;
+  readonly currency: string;
+}
+
+/** Until an amount is chosen the intent carries the smallest one the field allows; checkpoint checks the real one. */
+function openingAmount(field: PaidField): number {
+  return toMinorUnits(field.amount ?? field.minAmount ?? DEFAULT_MIN_AMOUNT, field.currency);
+}
+
+export async function createPaymentIntent(
+  ctx: PaymentContext,
+  input: { integration: unknown; values: Readonly<Record<string, unknown>>; idempotencyKey?: string },
+): Promise<IntentAnswer> {
+  const { form, field, token } = resolveIntegration(ctx, input.integration);
+  const gateway = gatewayOf(ctx);
+  const computed = amountForRaw(form, field, input.values);
+  const amount = computed.ok ? computed.minor : openingAmount(field);
+  const description = (field.description ?? '{form}').replaceAll('{form}', form.name);
+  const intent = await gateway.createIntent({
+    amount,
+    currency: field.currency,
+    description,
+    metadata: { integration: token, form: form.handle, field: field.handle as string },
+    idempotencyKey: input.idempotencyKey ?? randomUUID(),
+  });
+  await insertPayment(ctx.db, {
+    intentId: intent.id,
+    gateway: gateway.name,
+    formId: form.id,
+    fieldHandle: field.handle as string,
+    amount: intent.amount,
+    currency: intent.currency,
+    status: intent.status,
+    at: ctx.now().toISOString(),
+  });
+  if (!intent.clientSecret) throw new SvcError('PAYMENT_GATEWAY_UNAVAILABLE');
+  return { id: intent.id, secret: intent.clientSecret, amount: intent.amount, currency: intent.currency };
+}
+
+export async function updatePaymentIntentAmount(
+  ctx: PaymentContext,
+  input: { intentId: string; integration: unknown; values: Readonly<Record<string, unknown>> },
+): Promise<{ id: string; amount: number; currency: string }> {
+  const { form, field } = resolveIntegration(ctx, input.integration);
+  const payment = await findPayment(ctx.db, input.intentId);
+  if (!payment || payment.formId !== form.id || payment.fieldHandle !== field.handle) throw new SvcError('PAYMENT_NOT_OWNED');
+  const computed = amountForRaw(form, field, input.values);
+  if (!computed.ok) throw new SvcError('PAYMENT_AMOUNT_INVALID', computed.message);
+  if (payment.finalisedAt !== null) throw new SvcError('PAYMENT_UNVERIFIED', 'This payment is already complete.');
+  if (payment.amount === computed.minor) return { id: payment.intentId, amount: payment.amount, currency: payment.currency };
+  try {
+    const intent = await gatewayOf(ctx).updateIntentAmount(payment.intentId, computed.minor, field.currency);
+    await updatePaymentAmount(ctx.db, payment.intentId, intent.amount, ctx.now().toISOString());
+    return { id: intent.id, amount: intent.amount, currency: intent.currency };
+  } catch (error) {
+    // The gateway refuses to change an intent that is paid or cancelled.
+    if (error instanceof GatewayRefusedError) throw new SvcError('PAYMENT_UNVERIFIED', 'This payment can no longer be changed.');
+    throw error;
+  }
+}

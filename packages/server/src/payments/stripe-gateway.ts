@@ -1,0 +1,158 @@
+/**
+ * The Stripe adapter of the payment gateway port, on the official `stripe` SDK. Tests and the
+ * offline demo point `payments.stripe.apiUrl` at the local Stripe double; the SDK is the same.
+ */
+import Stripe from 'stripe';
+import {
+  GatewayRefusedError,
+  GatewayUnavailableError,
+  WebhookSignatureError,
+  type GatewayEvent,
+  type GatewayIntent,
+  type PaymentGateway,
+  type PaymentStatus,
+} from './payment-gateway.js';
+
+export interface StripeGatewayOptions {
+  readonly secretKey: string;
+  readonly webhookSecret: string;
+  readonly apiUrl: string;
+  readonly timeoutMs: number;
+}
+
+const INTENT_STATUSES: Readonly<Record<string, PaymentStatus>> = {
+  requires_payment_method: 'requires_payment_method',
+  requires_confirmation: 'requires_payment_method',
+  requires_action: 'requires_action',
+  processing: 'processing',
+  requires_capture: 'processing',
+  canceled: 'canceled',
+  succeeded: 'succeeded',
+};
+
+/** Events that move a payment, and the status each one means. */
+const EVENT_STATUSES: Readonly<Record<string, PaymentStatus>> = {
+  'payment_intent.succeeded': 'succeeded',
+  'payment_intent.processing': 'processing',
+  'payment_intent.requires_action': 'requires_action',
+  'payment_intent.payment_failed': 'failed',
+  'payment_intent.canceled': 'canceled',
+  'charge.dispute.created': 'disputed',
+};
+
+function toIntent(pi: Stripe.PaymentIntent): GatewayIntent {
+  return {
+    id: pi.id,
+    amount: pi.amount,
+    currency: pi.currency,
+    status: INTENT_STATUSES[pi.status] ?? 'processing',
+    clientSecret: pi.client_secret ?? null,
+    metadata: { ...(pi.metadata ?? {}) },
+    created: pi.created,
+    failureMessage: pi.last_payment_error?.message ?? null,
+  };
+}
+
+function idOf(ref: string | { id: string } | null | undefined): string | null {
+  if (!ref) return null;
+  return typeof ref === 'string' ? ref : ref.id;
+}
+
+function toEvent(event: Stripe.Event): GatewayEvent {
+  const object = event.data.object as unknown as Record<string, unknown>;
+  const base = { id: event.id, type: event.type, occurredAt: event.created };
+  if (event.type.startsWith('payment_intent.')) {
+    const intent = toIntent(object as unknown as Stripe.PaymentIntent);
+    return { ...base, intentId: intent.id, status: EVENT_STATUSES[event.type] ?? null, amountRefunded: 0, intent };
+  }
+  if (event.type === 'charge.refunded') {
+    const charge = object as unknown as Stripe.Charge;
+    const status: PaymentStatus = charge.amount_refunded >= charge.amount ? 'refunded' : 'partially_refunded';
+    return { ...base, intentId: idOf(charge.payment_intent), status, amountRefunded: charge.amount_refunded, intent: null };
+  }
+  if (event.type === 'charge.dispute.created') {
+    const dispute = object as unknown as Stripe.Dispute;
+    return { ...base, intentId: idOf(dispute.payment_intent), status: 'disputed', amountRefunded: 0, intent: null };
+  }
+  return { ...base, intentId: null, status: null, amountRefunded: 0, intent: null };
+}
+
+/** Stripe's own errors become the port's: unreachable or 5xx → unavailable, the rest → refused. */
+async function call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) {
+      const status = error.statusCode ?? 0;
+      if (error instanceof Stripe.errors.StripeConnectionError || status === 0 || status >= 500 || status === 429) {
+        throw new GatewayUnavailableError(`stripe: ${error.type}`);
+      }
+      throw new GatewayRefusedError(error.code ?? error.type);
+    }
+    throw new GatewayUnavailableError('stripe: request failed');
+  }
+}
+
+export function createStripeGateway(options: StripeGatewayOptions): PaymentGateway {
+  const api = new URL(options.apiUrl);
+  const stripe = new Stripe(options.secretKey, {
+    host: api.hostname,
+    port: api.port || (api.protocol === 'http:' ? '80' : '443'),
+    protocol: api.protocol === 'http:' ? 'http' : 'https',
+    timeout: options.timeoutMs,
+    // The client retries a 502 (issue #12); retrying inside one request would only hold it open.
+    maxNetworkRetries: 0,
+    telemetry: false,
+  });
+  return {
+    name: 'stripe',
+    async createIntent(input) {
+      const pi = await call(() =>
+        stripe.paymentIntents.create(
+          {
+            amount: input.amount,
+            currency: input.currency,
+            description: input.description,
+            metadata: { ...input.metadata },
+            automatic_payment_methods: { enabled: true },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      return toIntent(pi);
+    },
+    async retrieveIntent(id) {
+      try {
+        return await call(async () => toIntent(await stripe.paymentIntents.retrieve(id)));
+      } catch (error) {
+        if (error instanceof GatewayRefusedError) return null;
+        throw error;
+      }
+    },
+    async updateIntentAmount(id, amount, currency) {
+      return call(async () => toIntent(await stripe.paymentIntents.update(id, { amount, currency })));
+    },
+    async cancelIntent(id) {
+      return call(async () => toIntent(await stripe.paymentIntents.cancel(id)));
+    },
+    async *listIntents(since) {
+      const pages = stripe.paymentIntents.list({ created: { gte: since }, limit: 100 });
+      const iterator = pages[Symbol.asyncIterator]();
+      for (;;) {
+        const next = await call(() => iterator.next());
+        if (next.done) return;
+        yield toIntent(next.value);
+      }
+    },
+    parseWebhook(rawBody, signature) {
+      if (!signature) throw new WebhookSignatureError('missing signature');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
+      } catch {
+        throw new WebhookSignatureError('bad signature');
+      }
+      return toEvent(event);
+    },
+  };
+}
