@@ -181,7 +181,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       draftTtlDays: config.drafts.ttlDays,
       now,
     };
-    const payments = await createPaymentServices(config, { db: database.db, forms, submit, secret, now, log: app.log });
+    const payments = await createPaymentServices(config, { db: database.db, dialect: database.dialect, forms, submit, secret, now, log: app.log });
     cleanups.push(() => payments.close());
     const context: AppContext = {
       config,

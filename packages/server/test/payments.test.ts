@@ -297,6 +297,20 @@ describeEachDialect('payments', (target) => {
       }
     });
 
+    it('folds events of one payment delivered all at once into the latest status', async () => {
+      f.double.autoDeliver(false);
+      try {
+        const id = await checkpointed({ ...DONOR, name: 'Concurrent Events' });
+        await f.double.confirm(id, 'succeeds');
+        await f.double.refund(id);
+        const mine = f.double.events().filter((e) => JSON.stringify(e.data.object).includes(id)).map((e) => e.id);
+        await Promise.all(mine.map((eventId) => f.double.resend(eventId)));
+        expect((await paymentRow(id))?.status).toBe('refunded');
+      } finally {
+        f.double.autoDeliver(true);
+      }
+    });
+
     it('records a refund that arrives by webhook, and shows the payment in the admin API and exports', async () => {
       const id = await checkpointed({ ...DONOR, name: 'Refunded Donor' });
       await f.double.confirm(id, 'succeeds');
@@ -315,6 +329,21 @@ describeEachDialect('payments', (target) => {
   });
 
   describe('reconciling', () => {
+    it('cancels intents nobody paid once payments.cancelUnpaidAfterHours have passed, and leaves paid ones alone', async () => {
+      const { id: unpaid } = (await f.createIntent(DONOR)).json<{ id: string }>();
+      const paid = await checkpointed({ ...DONOR, name: 'Paid Before Cancel' });
+      await f.double.confirm(paid, 'succeeds');
+      await f.double.settled();
+      const { reconcilePayments } = await import('../src/payments/payment-reconcile.js');
+      const later = { ...f.svc.context.payments, now: () => new Date(Date.now() + 25 * 3_600_000) };
+      const report = await reconcilePayments(later, { since: new Date(Date.now() - 3_600_000) });
+      expect(report.cancelled).toBeGreaterThanOrEqual(1);
+      expect(f.double.intent(unpaid)?.status).toBe('canceled');
+      expect((await paymentRow(unpaid))?.status).toBe('canceled');
+      expect(f.double.intent(paid)?.status).toBe('succeeded');
+      expect((await paymentRow(paid))?.status).toBe('succeeded');
+    });
+
     it('finishes a paid intent whose webhook and callback never came, once', async () => {
       f.double.autoDeliver(false);
       try {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { computePaymentAmount, computeVisibility, SvcError, type Field, type Form, type PaymentAmount, type PaymentField, type Values } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
+import type { DialectName } from '../storage/database-factory.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { SubmitServices } from '../submissions/submit-pipeline.js';
 import { normaliseAll } from '../submissions/submit-steps.js';
@@ -12,6 +13,7 @@ import { paymentFieldOf } from './payment-manifest.js';
 
 export interface PaymentContext {
   readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
   /** Null when no gateway is configured: the routes answer 503 PAYMENTS_NOT_CONFIGURED. */
   readonly gateway: PaymentGateway | null;
   readonly forms: FormRegistry;

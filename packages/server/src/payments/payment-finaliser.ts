@@ -8,7 +8,7 @@ import { storePaidSubmission } from '../submissions/submit-pipeline.js';
 import type { GatewayEvent, GatewayIntent, PaymentStatus } from './payment-gateway.js';
 import { formatMajor, gatewayOf, type PaymentContext } from './payment-context.js';
 import { openCheckpoint } from './payment-checkpoint.js';
-import { claimPayment, deleteCheckpoint, eventsOf, findCheckpoint, findPayment, recordEvent, setPaymentStatus, type PaymentRow } from './payment-repository.js';
+import { claimPayment, deleteCheckpoint, eventsOf, findCheckpoint, findPayment, lockPayment, recordEvent, setPaymentStatus, type PaymentRow } from './payment-repository.js';
 import { foldStatus } from './payment-status.js';
 
 export type FinaliseOutcome =
@@ -67,7 +67,7 @@ export async function finalisePayment(ctx: PaymentContext, intentId: string, kno
         status,
       },
       claim: async (trx, submissionId) => {
-        if (!(await claimPayment(trx, intentId, submissionId, status, at))) throw new AlreadyFinalised();
+        if (!(await claimPayment(trx, intentId, submissionId, at))) throw new AlreadyFinalised();
       },
     });
     await deleteCheckpoint(ctx.db, intentId);
@@ -88,20 +88,19 @@ export async function handleGatewayEvent(ctx: PaymentContext, event: GatewayEven
   const payment = await findPayment(ctx.db, event.intentId);
   if (!payment) return 'ignored';
   const at = ctx.now().toISOString();
-  const fresh = await recordEvent(ctx.db, {
-    eventId: event.id,
-    intentId: event.intentId,
-    type: event.type,
-    status: event.status,
-    amountRefunded: event.amountRefunded,
-    occurredAt: event.occurredAt,
-    at,
+  const intentId = event.intentId;
+  const status = event.status;
+  // One transaction per event, the payment row locked first: two events of one payment arriving
+  // together each fold a log that holds the other's, and the last write is the whole story.
+  const fresh = await ctx.db.transaction().execute(async (trx) => {
+    const locked = (await lockPayment(trx, intentId, ctx.dialect)) ?? payment;
+    const recorded = await recordEvent(trx, { eventId: event.id, intentId, type: event.type, status, amountRefunded: event.amountRefunded, occurredAt: event.occurredAt, at });
+    // The row's own status stands for what svc saw before any event (creation, or a finalisation).
+    const base = SUCCEEDED_OR_LATER.has(locked.status) ? 'succeeded' : 'requires_payment_method';
+    const folded = foldStatus(base, await eventsOf(trx, intentId));
+    await setPaymentStatus(trx, intentId, folded.status, folded.amountRefunded, at);
+    return recorded;
   });
-  const log = await eventsOf(ctx.db, event.intentId);
-  // The row's own status stands for what svc saw before any event (creation, or a finalisation).
-  const base = SUCCEEDED_OR_LATER.has(payment.status) ? 'succeeded' : 'requires_payment_method';
-  const folded = foldStatus(base, log);
-  await setPaymentStatus(ctx.db, event.intentId, folded.status, folded.amountRefunded, at);
   // A replay still finishes a success an earlier delivery could not (e.g. the server stopped).
   if (event.status === 'succeeded' && event.intent) await finalisePayment(ctx, event.intentId, event.intent);
   return fresh ? 'recorded' : 'replayed';

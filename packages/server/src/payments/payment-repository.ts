@@ -1,7 +1,8 @@
 /** Storage of payments, their checkpoints and their gateway event log (issue #12). */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, PaymentsTable } from '../storage/database-schema.js';
 import type { PaymentStatus } from './payment-gateway.js';
+import type { DialectName } from '../storage/database-factory.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -65,6 +66,13 @@ export async function insertPayment(
     .execute();
 }
 
+/** The row, locked for this transaction on PostgreSQL (SQLite transactions already run one at a time). */
+export async function lockPayment(trx: Transaction<Database>, intentId: string, dialect: DialectName): Promise<PaymentRow | null> {
+  const query = trx.selectFrom('svc_payments').selectAll().where('intent_id', '=', intentId);
+  const row = await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+  return row ? toRow(row) : null;
+}
+
 export async function findPayment(db: Db, intentId: string): Promise<PaymentRow | null> {
   const row = await db.selectFrom('svc_payments').selectAll().where('intent_id', '=', intentId).executeTakeFirst();
   return row ? toRow(row) : null;
@@ -88,7 +96,9 @@ export async function setPaymentStatus(db: Db, intentId: string, status: Payment
  * The exactly-once guard (issue #12): marks the payment finalised in the submission's
  * transaction. Only one transaction finds `finalised_at` null; the other gets false and rolls back.
  */
-export async function claimPayment(db: Db, intentId: string, submissionId: number | null, status: PaymentStatus, at: string): Promise<boolean> {
+export async function claimPayment(db: Db, intentId: string, submissionId: number | null, at: string): Promise<boolean> {
+  // Paid now, unless an event already took it further (a refund folded in meanwhile stays).
+  const status = sql<string>`case when status in ('succeeded', 'partially_refunded', 'refunded', 'disputed') then status else 'succeeded' end`;
   const result = await db
     .updateTable('svc_payments')
     .set({ submission_id: submissionId, finalised_at: at, status, updated_at: at })

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config-schema.js';
 import type { Database } from '../storage/database-schema.js';
+import type { DialectName } from '../storage/database-factory.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { SubmitServices } from '../submissions/submit-pipeline.js';
 import type { AppContext } from '../http/app-context.js';
@@ -31,6 +32,7 @@ export interface PaymentServices {
 
 interface Deps {
   readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
   readonly forms: FormRegistry;
   readonly submit: SubmitServices;
   readonly secret: string;
@@ -50,6 +52,7 @@ export async function createPaymentServices(config: Config, deps: Deps): Promise
   const tokens = createIntegrationTokens(deps.secret);
   const context: PaymentContext = {
     db: deps.db,
+    dialect: deps.dialect,
     gateway: keys ? createStripeGateway({ ...keys, timeoutMs: stripe.timeoutMs }) : null,
     forms: deps.forms,
     tokens,
