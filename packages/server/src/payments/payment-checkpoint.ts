@@ -72,7 +72,8 @@ export async function checkpointPayment(ctx: PaymentContext, form: Form, input: 
         currency: intent.currency,
         prepared,
       });
-      await saveCheckpoint(ctx.db, { intentId: intent.id, formId: form.id, sealed, at: now.toISOString(), expiresAt: expiresAt.toISOString() });
+      // Through the submit path's writer: on SQLite concurrent checkpoints share one commit.
+      await ctx.submit.writes.run((trx) => saveCheckpoint(trx, { intentId: intent.id, formId: form.id, sealed, at: now.toISOString(), expiresAt: expiresAt.toISOString() }));
       // The files the submission names wait for the payment as long as the checkpoint does.
       await ctx.submit.uploads.hold(form, allIds(fileSlots(form, prepared.values)), expiresAt);
     },
