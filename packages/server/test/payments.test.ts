@@ -364,3 +364,34 @@ describeEachDialect('payments', (target) => {
     });
   });
 });
+
+describe('payments keep their secrets', () => {
+  it('never writes the secret key, the webhook secret or a client secret to a response or the log', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => lines.push(line) };
+    const f = await createPaymentFixture({ databaseUrl: null, logger: { level: 'trace', stream }, config: { log: { level: 'trace' } } });
+    try {
+      const answers: string[] = [];
+      const created = await f.createIntent(DONOR);
+      answers.push(created.body);
+      const { id, secret } = created.json<{ id: string; secret: string }>();
+      const integration = String((await f.paymentConfig())['integration']);
+      answers.push((await f.checkpoint('donation', { values: { ...DONOR, payment: id }, integration, paymentIntentId: id })).body);
+      f.double.failNext(1, 500);
+      answers.push((await f.createIntent(DONOR)).body);
+      await f.double.confirm(id, 'succeeds');
+      await f.double.settled();
+      answers.push((await f.callback({ integration, stripe_token: id })).body);
+      const log = lines.join('');
+      expect(log.length).toBeGreaterThan(0);
+      for (const secretText of [f.double.secretKey, WEBHOOK_SECRET, secret]) {
+        expect(log).not.toContain(secretText);
+        for (const answer of answers.slice(1)) expect(answer).not.toContain(secretText);
+      }
+      // The one answer that carries the client secret is the intent creation, to the payer's browser.
+      expect(answers[0]).not.toContain(f.double.secretKey);
+    } finally {
+      await f.close();
+    }
+  });
+});

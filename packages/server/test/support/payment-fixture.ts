@@ -24,10 +24,16 @@ export interface PaymentFixture {
   close(): Promise<void>;
 }
 
-export async function createPaymentFixture(options: { databaseUrl: string | null; config?: Record<string, unknown>; now?: () => Date }): Promise<PaymentFixture> {
+export async function createPaymentFixture(options: {
+  databaseUrl: string | null;
+  config?: Record<string, unknown>;
+  now?: () => Date;
+  logger?: Record<string, unknown>;
+}): Promise<PaymentFixture> {
   const double = await startStripeDouble();
   const svc = await createTestApp({
     now: options.now,
+    ...(options.logger ? { logger: options.logger } : {}),
     config: {
       database: { url: options.databaseUrl },
       headless: { forms: { donation: { exposeManifest: true, allowSubmit: true } } },

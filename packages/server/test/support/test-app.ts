@@ -18,6 +18,8 @@ export interface TestAppOptions {
   readonly config?: Record<string, unknown>;
   readonly env?: Record<string, string>;
   readonly now?: () => Date;
+  /** Pino options (e.g. a stream to read the log); tests are silent by default. */
+  readonly logger?: Record<string, unknown>;
 }
 
 export interface TestApp extends SvcApp {
@@ -67,7 +69,7 @@ export function testConfig(options: TestAppOptions = {}, dataDir: string): Confi
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const config = testConfig(options, dataDir);
-  const svc = await buildApp(config, { logger: false, now: options.now });
+  const svc = await buildApp(config, { logger: options.logger ?? false, now: options.now });
   const { app } = svc;
   const manifests = new Map<string, ManifestData>();
 
