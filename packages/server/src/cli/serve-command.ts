@@ -19,6 +19,8 @@ export async function runServe(options: CommandOptions): Promise<number> {
     `  forms:    ${config.forms.dir}`,
     `  CSRF token: GET ${base}/svc/tokens`,
   ];
+  // issue #12: say plainly that the demo's payments are not real.
+  if (config.demo && !config.payments.stripe.secretKey) lines.push('  payments: offline Stripe test double (no keys set; no real card is charged)');
   for (const form of svc.context.forms.list()) {
     const switches = config.headless.forms[form.handle];
     const flags = [switches?.exposeManifest ? 'manifest' : null, switches?.allowSubmit ? 'submit' : null].filter(Boolean);

@@ -47,6 +47,7 @@ export async function createPaymentServices(config: Config, deps: Deps): Promise
   if (!keys && config.demo) {
     const { startStripeDouble } = await import('./stripe-double/stripe-double-server.js');
     double = await startStripeDouble();
+    deps.log.warn({ double: double.url }, 'no Stripe keys: payments run against the offline Stripe test double; no real card is charged');
     keys = { secretKey: double.secretKey, webhookSecret: `whsec_${randomToken(24)}`, publishableKey: double.publishableKey, apiUrl: double.url, jsUrl: double.jsUrl };
   }
   const tokens = createIntegrationTokens(deps.secret);
