@@ -47,6 +47,17 @@ function benchConfig(extra: Record<string, unknown> = {}) {
 }
 
 
+/** The service's own tables, indexes and pragmas (its migrations), opened raw for a baseline. */
+async function migratedSqlite(): Promise<SqliteDatabase.Database> {
+  const handle = createDatabase({ url: null, dataDir });
+  await migrateToLatest(handle);
+  await handle.close();
+  const db = new SqliteDatabase(join(dataDir, 'svc.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}
+
 async function main(): Promise<void> {
   if (kind === 'svc') {
     const svc = await buildApp(benchConfig(), { logger: false });
@@ -92,12 +103,7 @@ async function main(): Promise<void> {
   if (kind === 'baseline-insert') {
     // The same table, indexes and pragmas the service uses (its own migrations), written with one
     // prepared statement: the least any service could do to store this row.
-    const handle = createDatabase({ url: null, dataDir });
-    await migrateToLatest(handle);
-    await handle.close();
-    const db = new SqliteDatabase(join(dataDir, 'svc.db'));
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    const db = await migratedSqlite();
     db.prepare(`INSERT INTO svc_forms (uid, handle, hash, version, created_at, updated_at) VALUES ('f', 'contact', 'h', 'v', '', '')`).run();
     const insert = db.prepare(`INSERT INTO svc_submissions (uid, form_id, token_hash, title, status, is_spam, spam_reasons, ip, "values",
       finished, created_at, updated_at) VALUES (?, 1, ?, ?, 'open', 0, '[]', NULL, ?, 1, ?, ?) RETURNING id`);
@@ -205,12 +211,7 @@ async function main(): Promise<void> {
     const double = await startStripeDouble();
     const client = new Stripe(double.secretKey, { host: '127.0.0.1', port: double.port, protocol: 'http', maxNetworkRetries: 0 });
     const intent = await client.paymentIntents.create({ amount: 2500, currency: 'usd', metadata: { integration: 'bench' } });
-    const handle = createDatabase({ url: null, dataDir });
-    await migrateToLatest(handle);
-    await handle.close();
-    const db = new SqliteDatabase(join(dataDir, 'svc.db'));
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    const db = await migratedSqlite();
     const upsert = db.prepare(`INSERT INTO svc_payment_checkpoints (intent_id, form_id, sealed, created_at, expires_at) VALUES (?, 1, ?, ?, ?)
       ON CONFLICT (intent_id) DO UPDATE SET sealed = excluded.sealed, created_at = excluded.created_at`);
     const key = randomBytes(32);
