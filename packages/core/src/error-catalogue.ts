@@ -29,6 +29,7 @@ export const ERROR_CATALOGUE = {
   PROFILE_PROPERTY_INVALID: { status: 400, message: 'A profile property is missing or invalid.' },
   AUTH_REQUIRED: { status: 401, message: 'Authentication is required.' },
   PROFILE_FORBIDDEN: { status: 403, message: 'This profile does not allow the request.' },
+  TOKEN_SPENT: { status: 409, message: 'This link has already been used.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests; try again later.' },
   IDEMPOTENCY_CONFLICT: {
     status: 409,

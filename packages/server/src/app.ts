@@ -49,6 +49,7 @@ import { createDeliveryService } from './notifications/delivery-service.js';
 import { missingTemplates } from './notifications/template-check.js';
 import { createDownloadLinks } from './admin/download-links.js';
 import { createPaymentServices, registerPayments } from './payments/payments-feature.js';
+import { createProfileServices, registerProfiles } from './profiles/profiles-feature.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -181,6 +182,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       draftTtlDays: config.drafts.ttlDays,
       now,
     };
+    const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log });
     const payments = await createPaymentServices(config, { db: database.db, dialect: database.dialect, forms, submit, secret, now, log: app.log });
     cleanups.push(() => payments.close());
     const context: AppContext = {
@@ -193,6 +195,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       ),
       submit,
       payments: payments.context,
+      profiles,
       drafts,
       idempotency,
       uploads,
@@ -216,6 +219,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await app.register(async (scope) => {
       await scope.register(multipart, multipartOptions(context));
       await submitRoutes(scope, context);
+      await registerProfiles(scope, context, profiles);
       await uploadRoutes(scope, context);
     });
     await csrfRoutes(app, context);

@@ -78,6 +78,16 @@ function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<st
   if (files && typeof files === 'object' && !Array.isArray(files) && typeof (files as { dir?: unknown }).dir === 'string') {
     out.files = { ...files, dir: resolve(base, (files as { dir: string }).dir) };
   }
+  // issue #13: a profile's context-provider module lives next to the config that names it.
+  const headless = out.headless as { profiles?: Record<string, { contextProvider?: unknown } | null> } | undefined;
+  if (headless?.profiles && typeof headless.profiles === 'object') {
+    const profiles = Object.fromEntries(
+      Object.entries(headless.profiles).map(([name, profile]) =>
+        profile && typeof profile.contextProvider === 'string' ? [name, { ...profile, contextProvider: resolve(base, profile.contextProvider) }] : [name, profile],
+      ),
+    );
+    out.headless = { ...headless, profiles };
+  }
   return out;
 }
 

@@ -30,6 +30,48 @@ const HeadlessForm = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
+const PROPERTY_NAME = '^[A-Za-z][A-Za-z0-9_]*$';
+
+/** Field handle → a template (`{{ user.email }}`, `{{ properties.orderId }}`) rendered per request. */
+const FieldTemplates = Type.Record(Type.String({ pattern: PROPERTY_NAME }), Type.String(), { default: {}, additionalProperties: false });
+
+const Profile = Type.Object(
+  {
+    form: Type.String({ pattern: '^[a-z][a-z0-9-]*$', description: 'Handle of the form this profile serves.' }),
+    allowSubmit: Type.Boolean({ default: true, description: 'Allow POST …/submit for this profile.' }),
+    requiresAuth: Type.Boolean({ default: false, description: 'Require `Authorization: Bearer <JWT>` from one of `auth.issuers`.' }),
+    requiresSignedToken: Type.Boolean({ default: false, description: 'Require a link token svc signed (`svc profiles sign`).' }),
+    singleUse: Type.Boolean({ default: false, description: "A signed link is spent by its first completed submission." }),
+    properties: Type.Record(
+      Type.String({ pattern: PROPERTY_NAME }),
+      Type.Object(
+        {
+          type: StringEnum(['string', 'integer', 'boolean'], { description: 'Type of the value.' }),
+          required: Type.Boolean({ default: false, description: 'Whether every request must carry it.' }),
+        },
+        { additionalProperties: false },
+      ),
+      { default: {}, additionalProperties: false, description: 'Typed properties: `properties[name]=value` in the manifest query, `properties` in a submit body.' },
+    ),
+    allowedOrigins: Type.Array(Type.String({ minLength: 1 }), { default: [], description: 'Origins added to headless.allowedOrigins for this profile.' }),
+    cache: Type.String({ minLength: 1, default: 'no-store', description: 'Cache-Control of the profile manifest.' }),
+    context: Type.Object(
+      {
+        defaultValues: FieldTemplates,
+        lockedFields: FieldTemplates,
+        hiddenFields: FieldTemplates,
+      },
+      { additionalProperties: false, default: {}, description: 'Per field handle, a template of `user` (the JWT claims), `properties` and `token` (the link claims).' },
+    ),
+    contextProvider: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+      default: null,
+      description: 'A module exporting canAccessManifest, canSubmit, defaultValues, hiddenFields, lockedFields (relative to the config file).',
+    }),
+    linkTemplate: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'A link with `{token}` that signed links are handed out as.' }),
+  },
+  { additionalProperties: false },
+);
+
 const Status = Type.Object(
   {
     id: Type.Integer({ minimum: 1 }),
@@ -132,10 +174,43 @@ export const ConfigSchema = Type.Object(
           additionalProperties: false,
           description: 'Per form handle: exposeManifest, allowSubmit, allowedOrigins.',
         }),
-        profiles: Type.Record(Type.String(), Type.Unknown(), {
+        profiles: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9-]*$' }), Profile, {
           default: {},
+          additionalProperties: false,
           description: 'Named profiles (contract §9); explicit entries only.',
         }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    auth: Type.Object(
+      {
+        issuers: Type.Array(
+          Type.Object(
+            {
+              issuer: Type.String({ minLength: 1, description: 'The `iss` a token must carry.' }),
+              audience: Type.String({ minLength: 1, description: 'The `aud` a token must carry.' }),
+              jwksUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { default: null, description: 'JWKS of the issuer (cached; refreshed on an unknown kid).' }),
+              publicKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'A PEM public key (SPKI), instead of a JWKS.' }),
+              algorithms: Type.Array(StringEnum(['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA']), {
+                minItems: 1,
+                default: ['RS256', 'ES256'],
+                description: 'Algorithms accepted (never `none`, never an HMAC with a public key).',
+              }),
+            },
+            { additionalProperties: false },
+          ),
+          { default: [], description: 'Issuers of the bearer tokens `requiresAuth` profiles accept.' },
+        ),
+        clockToleranceSeconds: Type.Integer({ minimum: 0, maximum: 300, default: 30, description: 'Leeway for exp and nbf.' }),
+        jwksCooldownSeconds: Type.Integer({ minimum: 0, maximum: 3600, default: 30, description: 'Least time between two fetches of a JWKS for unknown kids.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
+    profileLinks: Type.Object(
+      {
+        kid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$', default: 'k1', description: 'Key id new link tokens are signed with (a key derived from `secret`).' }),
+        acceptedKids: Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' }), { default: [], description: 'Older key ids still accepted while their links live (rotation).' }),
+        defaultTtlHours: Type.Integer({ minimum: 1, maximum: 8760, default: 168, description: 'Lifetime of a link when `--ttl` is not given.' }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -13,6 +13,7 @@ import type { IdempotencyStore } from '../submissions/idempotency-store.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { PaymentContext } from '../payments/payment-context.js';
+import type { ProfileFeature } from '../profiles/profiles-feature.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -21,6 +22,7 @@ export interface AppContext {
   readonly manifests: ManifestCache;
   readonly submit: SubmitServices;
   readonly payments: PaymentContext;
+  readonly profiles: ProfileFeature;
   readonly csrf: CsrfTokens | null;
   readonly drafts: DraftService;
   readonly idempotency: IdempotencyStore;

@@ -9,7 +9,7 @@ import { SvcError } from '@svc/core';
 import { createOriginPolicy, type OriginPolicy } from '../security/origin-policy.js';
 import type { Config } from '../config/config-schema.js';
 
-export type CorsScope = 'form' | 'all' | 'global';
+export type CorsScope = 'form' | 'profile' | 'all' | 'global';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,9 +32,8 @@ export function createCorsPolicies(config: Config): CorsPolicies {
     Object.entries(config.headless.forms).map(([handle, form]) => [handle, createOriginPolicy([...global, ...form.allowedOrigins])]),
   );
   const globalPolicy = createOriginPolicy(global);
-  const profileLists = Object.values(config.headless.profiles).flatMap((p) =>
-    Array.isArray((p as { allowedOrigins?: unknown }).allowedOrigins) ? ((p as { allowedOrigins: string[] }).allowedOrigins) : [],
-  );
+  const profileLists = Object.values(config.headless.profiles).flatMap((p) => p.allowedOrigins);
+  const perProfile = new Map(Object.entries(config.headless.profiles).map(([name, p]) => [name, createOriginPolicy([...global, ...p.allowedOrigins])]));
   const union = createOriginPolicy([...global, ...Object.values(config.headless.forms).flatMap((f) => f.allowedOrigins), ...profileLists]);
   const publicOrigin = config.server.publicUrl ? new URL(config.server.publicUrl).origin.toLowerCase() : null;
   return {
@@ -45,6 +44,8 @@ export function createCorsPolicies(config: Config): CorsPolicies {
         const handle = (request.params as { handle?: string }).handle ?? '';
         return perForm.get(handle) ?? globalPolicy;
       }
+      // issue #13: the global list plus the profile's own.
+      if (scope === 'profile') return perProfile.get((request.params as { profile?: string }).profile ?? '') ?? globalPolicy;
       return globalPolicy;
     },
     isSameOrigin(request, origin) {

@@ -43,6 +43,8 @@ export interface SubmissionsTable {
   values: string;
   /** JSON `{name, version, sourceUrl}` the client sent (contract §1), or null. */
   client: string | null;
+  /** The profile a submission came through (issue #13): {name, properties, subject, issuer}, JSON. */
+  profile: string | null;
   finished: number;
   created_at: string;
   updated_at: string;
@@ -168,6 +170,14 @@ export interface PaymentEventsTable {
   received_at: string;
 }
 
+export interface SpentLinksTable {
+  jti: string;
+  profile: string;
+  submission_id: number | null;
+  spent_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
@@ -180,4 +190,5 @@ export interface Database {
   svc_payments: PaymentsTable;
   svc_payment_checkpoints: PaymentCheckpointsTable;
   svc_payment_events: PaymentEventsTable;
+  svc_spent_links: SpentLinksTable;
 }

@@ -12,6 +12,7 @@ import * as createDeliveries from './migrations/202611231000-create-deliveries.j
 import * as addSubmissionClient from './migrations/202611241000-add-submission-client.js';
 import * as addUploadBinding from './migrations/202611241010-add-upload-binding.js';
 import * as createPayments from './migrations/202611241800-create-payments.js';
+import * as addProfiles from './migrations/202611241900-add-profiles.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -27,6 +28,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611241000-add-submission-client': addSubmissionClient,
   '202611241010-add-upload-binding': addUploadBinding,
   '202611241800-create-payments': createPayments,
+  '202611241900-add-profiles': addProfiles,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

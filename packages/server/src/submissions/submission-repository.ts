@@ -17,6 +17,17 @@ export interface NewSubmission {
   readonly createdAt: string;
   /** What the client said of itself (contract §1); null when it said nothing. */
   readonly client?: SubmissionClient | null;
+  /** The profile the submission came through (issue #13). */
+  readonly profile?: SubmissionProfile | null;
+}
+
+/** Who and what a profile submission was for: the profile, its properties and the authenticated subject. */
+export interface SubmissionProfile {
+  readonly name: string;
+  readonly properties: Readonly<Record<string, string | number | boolean>>;
+  /** The bearer token's `sub` (requiresAuth) or the signed link's, else null. */
+  readonly subject: string | null;
+  readonly issuer: string | null;
 }
 
 /** The client name and version and the source page a submit carried (`meta`, `context`). */
@@ -48,6 +59,7 @@ function submissionRow(row: NewSubmission) {
     ip_hash: row.ipHash ?? null,
     values: JSON.stringify(row.values),
     client: row.client ? JSON.stringify(row.client) : null,
+    profile: row.profile ? JSON.stringify(row.profile) : null,
     finished: 1,
     created_at: row.createdAt,
     updated_at: row.createdAt,
@@ -89,6 +101,7 @@ export async function findSubmission(db: Db, id: number): Promise<StoredSubmissi
     ip: row.ip,
     values: JSON.parse(row.values) as Values,
     client: parseSubmissionClient(row.client),
+    profile: row.profile ? (JSON.parse(row.profile) as SubmissionProfile) : null,
     finished: row.finished === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

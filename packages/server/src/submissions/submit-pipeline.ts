@@ -18,7 +18,7 @@ import type { StateTokens } from './state-token.js';
 import type { SubmitRequest } from './submit-request.js';
 import { submitResult, type SubmitResult } from './submit-response.js';
 import { renderSubmissionTitle } from './submission-title.js';
-import { countLimitedSubmissions, insertSubmission, type SubmissionClient } from './submission-repository.js';
+import { countLimitedSubmissions, insertSubmission, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
 import type { SpamLists } from '../security/spam-lists.js';
 import type { CaptchaVerifier } from '../security/captcha-verifier.js';
 import type { FillTimestamps } from '../security/fill-timestamps.js';
@@ -71,7 +71,15 @@ export interface SubmitInput {
    * stored to this function instead of storing it; the payment's webhook or callback stores it.
    */
   readonly checkpoint?: (prepared: PreparedSubmission) => Promise<void>;
+  /**
+   * A profile submit (contract §9): recorded with the submission, and a claim that runs in its
+   * transaction (a single-use link spent by it, exactly once).
+   */
+  readonly profile?: { readonly record: SubmissionProfile; readonly claim?: Claim };
 }
+
+/** Runs in the submission's transaction; throwing rolls the submission back. */
+export type Claim = (trx: Transaction<Database>, submissionId: number | null) => Promise<void>;
 
 /** A submission validated and ready to store, held while its payment completes (issue #12). */
 export interface PreparedSubmission {
@@ -115,10 +123,12 @@ interface PersistInput {
   readonly ip: string | null;
   readonly date: Date;
   readonly payment?: PaymentClaim;
+  readonly profile?: SubmitInput['profile'];
 }
 
 async function persist(services: SubmitServices, input: PersistInput) {
   const { form, values, spamReasons, ip, date, payment } = input;
+  const claim = input.profile?.claim;
   const uid = randomUUID();
   const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
   const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null };
@@ -127,9 +137,10 @@ async function persist(services: SubmitServices, input: PersistInput) {
   const notify = targets.length > 0;
   if (!form.settings.storeData) {
     // Nothing is stored, but the notifications still go out (from the outbox row alone).
-    if (notify || payment) {
+    if (notify || payment || claim) {
       await services.writes.run(async (trx) => {
         await payment?.claim(trx, null);
+        await claim?.(trx, null);
         await services.deliveries.enqueue(trx, form, { ...stored, id: null }, targets, false);
       });
       if (notify) services.deliveries.poke();
@@ -150,14 +161,16 @@ async function persist(services: SubmitServices, input: PersistInput) {
     values,
     createdAt: date.toISOString(),
     client: input.client,
+    profile: input.profile?.record ?? null,
   };
   const fileIds = allIds(fileSlots(form, values));
-  if (fileIds.length === 0 && !notify && !payment) return { id: await services.writes.run((trx) => insertSubmission(trx, row)), uid, token };
+  if (fileIds.length === 0 && !notify && !payment && !claim) return { id: await services.writes.run((trx) => insertSubmission(trx, row)), uid, token };
   // The row, the claim on its files and its delivery jobs commit together: a submission never
   // points at a file the purge may take, and an acknowledged submission is always delivered.
   const id = await services.writes.run(async (trx) => {
     const inserted = await insertSubmission(trx, row);
     await payment?.claim(trx, inserted);
+    await claim?.(trx, inserted);
     if (fileIds.length > 0) {
       const attached = await services.uploads.attach(trx, inserted, form, fileIds);
       // Flagged spam keeps what it could claim; a real submission is all or nothing, except a
@@ -306,7 +319,7 @@ async function submitWhole(
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
     const stored = withoutBadFiles(storedValues(form, normalised, visibility, values), fileErrors);
     if (input.checkpoint) return held(services, step, input, stored, spamReasons, draft, now);
-    return submitted(services, step, await persist(services, { form, client: clientOf(request), values: stored, spamReasons, ip: input.ip, date }), stored, date);
+    return submitted(services, step, await persist(services, { form, client: clientOf(request), values: stored, spamReasons, ip: input.ip, date, profile: input.profile }), stored, date);
   }
   const captcha = await services.captcha.verify(form, request.meta.captchas, input.ip);
   if (captcha !== 'ok') {
@@ -340,7 +353,7 @@ async function submitWhole(
   if (input.checkpoint) return held(services, step, input, stored, [], draft, now);
   let submission: Awaited<ReturnType<typeof persist>>;
   try {
-    submission = await persist(services, { form, client: clientOf(request), values: stored, spamReasons: [], ip: input.ip, date });
+    submission = await persist(services, { form, client: clientOf(request), values: stored, spamReasons: [], ip: input.ip, date, profile: input.profile });
   } catch (error) {
     if (!(error instanceof FilesGone)) throw error;
     return submitResult('validation_failed', {

@@ -1,0 +1,105 @@
+/**
+ * The profile routes of interface.md §4.6 and contract §9: the contextual manifest and the submit
+ * against a profile. The submit runs the normal pipeline with the profile's rules on top: locked
+ * and hidden values forced from the context, the profile recorded, a single-use link spent.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SvcError } from '@svc/core';
+import type { AppContext } from '../http/app-context.js';
+import { readCookie } from '../http/cookie-reader.js';
+import { preflightHandler } from '../http/cors-hooks.js';
+import { createCsrfGate } from '../http/multipart-support.js';
+import { withLimit } from '../http/rate-limit-hooks.js';
+import { readMultipartSubmit } from '../files/multipart-submit.js';
+import { readBrowserBinding } from '../security/browser-binding.js';
+import { parseSubmitRequest } from '../submissions/submit-request.js';
+import { submitForm, type SubmitInput } from '../submissions/submit-pipeline.js';
+import { SERVICE_VERSION } from '../version.js';
+import { authorizeProfile, spendLink, type ProfileServices } from './profile-access.js';
+import { buildProfileManifest } from './profile-manifest.js';
+import { queryPropertyEntries } from './profile-properties.js';
+import type { ProfileRegistry } from './profile-registry.js';
+
+const MANIFEST = '/svc/api/manifests/:profile/manifest';
+const SUBMIT = '/svc/api/manifests/:profile/submit';
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profiles: ProfileRegistry, services: ProfileServices): Promise<void> {
+  for (const url of [MANIFEST, SUBMIT]) app.options(url, { config: { cors: 'profile' }, onRequest: ctx.guard }, preflightHandler(ctx.cors));
+
+  app.get<{ Params: { profile: string }; Querystring: Record<string, unknown> }>(MANIFEST, { config: { cors: 'profile' }, onRequest: ctx.guard }, async (request, reply) => {
+    const profile = profiles.resolve(request.params.profile);
+    const query = request.query ?? {};
+    const access = await authorizeProfile(services, profile, {
+      properties: queryPropertyEntries(query),
+      authorization: header(request, 'authorization'),
+      token: query['token'],
+      purpose: 'manifest',
+    });
+    const { fillTimestamps, now } = ctx.submit;
+    const data = buildProfileManifest(ctx.manifests.get(profile.form), () => fillTimestamps.issue(profile.form, now().getTime()), {
+      profile: profile.name,
+      properties: access.properties,
+      context: access.context,
+    });
+    // What one person may see is not for a shared cache, whatever the profile says.
+    const personal = profile.config.requiresAuth || profile.config.requiresSignedToken;
+    reply.header('Cache-Control', personal && profile.config.cache !== 'no-store' ? `private, ${profile.config.cache.replace(/\bpublic,?\s*/, '')}` : profile.config.cache);
+    if (personal) reply.header('Vary', 'Authorization');
+    return reply.type('application/json; charset=utf-8').send({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
+  });
+
+  app.post<{ Params: { profile: string }; Querystring: Record<string, unknown> }>(
+    SUBMIT,
+    { config: { cors: 'profile' }, onRequest: withLimit(ctx.guard, ctx.limits.submit) },
+    async (request, reply) => {
+      const profile = profiles.resolve(request.params.profile);
+      if (!profile.config.allowSubmit) throw new SvcError('PROFILE_FORBIDDEN', 'This profile does not accept submissions.');
+      let body: unknown = request.body;
+      let uploads: SubmitInput['uploads'];
+      const gate = createCsrfGate(ctx, request);
+      if (request.isMultipart()) ({ body, uploads } = await readMultipartSubmit(ctx, profile.form, request, gate));
+      if (!isRecord(body)) throw new SvcError('PAYLOAD_INVALID', 'The body must be a JSON object.');
+      const context = isRecord(body['context']) ? body['context'] : {};
+      const rawProperties = body['properties'] ?? {};
+      if (!isRecord(rawProperties)) throw new SvcError('PROFILE_PROPERTY_INVALID', '`properties` must be an object.');
+      const access = await authorizeProfile(services, profile, {
+        properties: Object.entries(rawProperties),
+        authorization: header(request, 'authorization'),
+        token: context['token'] ?? request.query?.['token'],
+        purpose: 'submit',
+      });
+      // A bearer token or a signed link is not ambient like a cookie, so it stands in for CSRF.
+      const csrf: SubmitInput['csrf'] =
+        access.user || access.link || gate.verified ? 'trusted' : { binding: readCookie(request, ctx.config.csrf.cookieName), token: header(request, 'x-csrf-token') };
+      const parsed = parseSubmitRequest(body);
+      const { lockedFields, hiddenFields } = access.context;
+      const browser = readBrowserBinding(request, ctx.config.csrf);
+      const result = await submitForm(ctx.submit, profile.form, {
+        request: { ...parsed, values: { ...parsed.values, ...lockedFields, ...hiddenFields } },
+        csrf,
+        ip: request.ip,
+        ...(uploads ? { uploads } : {}),
+        ...(browser ? { browser } : {}),
+        profile: {
+          record: {
+            name: profile.name,
+            properties: access.properties,
+            subject: access.user?.subject ?? access.link?.subject ?? null,
+            issuer: access.user?.issuer ?? (access.link ? 'svc' : null),
+          },
+          ...(access.link?.jti && profile.config.singleUse ? { claim: spendLink(profile.name, access.link, services.now) } : {}),
+        },
+      });
+      return reply.code(result.httpStatus).header('Cache-Control', 'no-store').send(result.body);
+    },
+  );
+}
