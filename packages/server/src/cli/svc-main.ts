@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 /**
  * The `svc` command: `svc serve`, `svc migrate`, `svc forms check [dir]`, `svc purge`, `svc export`,
- * `svc submissions list`, `svc payments reconcile`. Each subcommand lives in
+ * `svc submissions list`, `svc payments reconcile`, `svc profiles sign`. Each subcommand lives in
  * its own file; this one only dispatches and turns known boot errors into readable reports.
  */
 import { parseArgs } from 'node:util';
@@ -13,6 +13,7 @@ import { runPurge } from './purge-command.js';
 import { runExport } from './export-command.js';
 import { runSubmissionsList } from './submissions-command.js';
 import { runPaymentsReconcile } from './payments-command.js';
+import { runProfilesLoginToken, runProfilesSign } from './profiles-command.js';
 
 const USAGE = `Usage: svc <command> [options]
 
@@ -27,6 +28,10 @@ Commands:
                                    export a form's submissions (progress on a terminal)
   submissions list --form HANDLE [--limit N] [--spam true|false|all] [--config FILE]
                                    the newest submissions as a table
+  profiles sign PROFILE --property NAME=VALUE … [--ttl 7d] [--single-use] [--prefill FIELD=VALUE …]
+         [--subject S] [--config FILE]  print a signed link token (and link) for a profile
+  profiles login-token --demo [--subject S] [--claim NAME=VALUE …] [--ttl 1h]
+                                   a login token from the demo's development issuer
   payments reconcile [--since DATE|48h] [--config FILE]
                                    finish paid payments that have no submission yet, cancel
                                    unpaid ones, and report what was done
@@ -55,6 +60,12 @@ async function main(argv: readonly string[]): Promise<number> {
       form: { type: 'string' },
       out: { type: 'string' },
       since: { type: 'string' },
+      property: { type: 'string', multiple: true },
+      prefill: { type: 'string', multiple: true },
+      ttl: { type: 'string' },
+      'single-use': { type: 'boolean', default: false },
+      subject: { type: 'string' },
+      claim: { type: 'string', multiple: true },
       ...QUERY_OPTIONS,
     },
   });
@@ -68,6 +79,18 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'migrate') return runMigrate(common);
   if (command === 'purge') return runPurge(common);
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
+  if (command === 'profiles' && sub === 'sign') {
+    return runProfilesSign({
+      ...common,
+      profile: rest[0],
+      properties: values.property ?? [],
+      prefill: values.prefill ?? [],
+      ttl: values.ttl,
+      singleUse: values['single-use'] ?? false,
+      subject: values.subject,
+    });
+  }
+  if (command === 'profiles' && sub === 'login-token') return runProfilesLoginToken({ ...common, subject: values.subject, claims: values.claim ?? [], ttl: values.ttl });
   if (command === 'payments' && sub === 'reconcile') return runPaymentsReconcile({ ...common, ...(values.since ? { since: values.since } : {}) });
   // The filter flags are the admin API's query parameters, parsed (and refused) by the same code.
   const query = Object.fromEntries(

@@ -9,10 +9,13 @@ import { demoBundle } from './demo-bundle.js';
 import { DEMO_PAGE_HEADERS } from './demo-html.js';
 import { renderDemoPage } from './demo-page.js';
 import { DEMO_RESUME_PATH, renderResumePage } from './demo-resume-page.js';
+import { DEMO_JWKS_PATH, demoJwks } from '../profiles/demo-issuer.js';
 
 export const DEMO_SCRIPT_PATH = '/demo/svc-elements.js';
 
-export async function demoRoutes(app: FastifyInstance): Promise<void> {
+export async function demoRoutes(app: FastifyInstance, dataDir: string): Promise<void> {
+  // The development issuer of the demo's `member` profile (issue #13).
+  app.get(DEMO_JWKS_PATH, async (_request, reply) => reply.header('cache-control', 'no-cache').send(await demoJwks(dataDir)));
   app.get('/demo', async (_request, reply) => reply.redirect('/demo/'));
   app.get('/demo/', async (_request, reply) => {
     reply.headers(DEMO_PAGE_HEADERS);
