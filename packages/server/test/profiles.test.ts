@@ -4,6 +4,7 @@
  * and prefills fields, on SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { generateKeyPair, SignJWT, exportSPKI } from 'jose';
 import { describeEachDialect } from './support/dialects.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -13,6 +14,7 @@ import type { ProfileFeature } from '../src/profiles/profiles-feature.js';
 
 const ISSUER = 'https://id.example.test';
 const AUDIENCE = 'svc-tests';
+const ADMIN_KEY = 'svc_profiles_admin_key_0123456789abcdef';
 const PERSON = { firstName: 'Posted', lastName: 'Posted', email: 'posted@example.test', message: 'Hello' };
 
 function profilesConfig(jwksUrl: string) {
@@ -42,6 +44,7 @@ function profilesConfig(jwksUrl: string) {
       },
     },
     auth: { issuers: [{ issuer: ISSUER, audience: AUDIENCE, jwksUrl }], jwksCooldownSeconds: 0 },
+    admin: { keys: [{ name: 'test', sha256: createHash('sha256').update(ADMIN_KEY).digest('hex'), scopes: ['read'], forms: ['*'] }] },
   };
 }
 
@@ -142,9 +145,12 @@ describeEachDialect('named profiles', (target) => {
     it('forces locked and hidden values on submit whatever was posted, and records the subject', async () => {
       const res = await submit('member', { values: PERSON }, { authorization: `Bearer ${await member()}` });
       expect(res.statusCode, res.body).toBe(200);
-      const row = await stored(res.json<{ submission: { id: number } }>().submission.id);
+      const id = res.json<{ submission: { id: number } }>().submission.id;
+      const row = await stored(id);
       expect(row.values).toMatchObject({ firstName: 'Posted', lastName: 'Member', email: 'kim@example.test' });
       expect(row.profile).toEqual({ name: 'member', properties: {}, subject: 'member-42', issuer: ISSUER });
+      const detail = await svc.app.inject({ method: 'GET', url: `/svc/api/admin/submissions/${id}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      expect(detail.json<{ data: { profile: unknown } }>().data.profile).toEqual({ name: 'member', properties: {}, subject: 'member-42', issuer: ISSUER });
     });
 
     it('accepts a key the issuer rotated in, fetching its JWKS again for the unknown kid', async () => {

@@ -3,7 +3,7 @@
  * through submissions, read, update and delete one. The REST routes and the CLI call these.
  * Access: a form the key may not read is FORM_NOT_FOUND, a submission of one SUBMISSION_NOT_FOUND.
  */
-import type { SubmissionClient } from '../submissions/submission-repository.js';
+import type { SubmissionClient, SubmissionProfile } from '../submissions/submission-repository.js';
 import { SvcError, type Form, type Values } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
@@ -69,6 +69,8 @@ export interface SubmissionDetail extends Omit<SubmissionItem, 'fileCount'> {
   readonly deliveries: readonly DeliveryRecord[];
   /** The payment that made this submission (issue #12), or null. */
   readonly payment: PaymentRecord | null;
+  /** The profile it came through, its properties and the authenticated subject (issue #13), or null. */
+  readonly profile: SubmissionProfile | null;
 }
 
 export function readableForm(services: Pick<AdminServices, 'forms'>, key: AdminKey, handle: string): Form {
@@ -128,9 +130,10 @@ async function readableSubmission(services: AdminServices, key: AdminKey, rawId:
 export async function getSubmission(services: AdminServices, key: AdminKey, rawId: string, baseUrl: string): Promise<SubmissionDetail> {
   const { submission, formHandle } = await readableSubmission(services, key, rawId);
   const files = await services.uploads.listForSubmissions([submission.id]);
-  const { id, uid, title, status, isSpam, spamReasons, createdAt, updatedAt, values, client } = submission;
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, updatedAt, values, client, profile } = submission;
   return {
     client,
+    profile,
     id,
     uid,
     form: { id: submission.formId, handle: formHandle },

@@ -93,6 +93,6 @@ export function csvRow(form: Form, submission: SubmissionRecord, names: Readonly
 }
 
 export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[], payment: PaymentRecord | null = null): string {
-  const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client } = submission;
-  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client, ...(payment ? { payment } : {}) })}\n`;
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client, profile } = submission;
+  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client, ...(payment ? { payment } : {}), ...(profile ? { profile } : {}) })}\n`;
 }

@@ -4,7 +4,7 @@
  * key plus `id`, so rows inserted or deleted meanwhile never shift a page (no duplicates, no gaps).
  * The same query serves both dialects (timestamps are ISO text, JSON is text).
  */
-import { parseSubmissionClient, type SubmissionClient } from './submission-repository.js';
+import { parseSubmissionClient, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
@@ -47,9 +47,11 @@ export interface SubmissionRecord {
   readonly updatedAt: string;
   /** The client name and version and the source page it reported (contract §1), or null. */
   readonly client: SubmissionClient | null;
+  /** The profile it came through, its properties and subject (issue #13), or null. */
+  readonly profile: SubmissionProfile | null;
 }
 
-const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at', 'client'] as const;
+const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at', 'client', 'profile'] as const;
 
 export function toRecord(row: {
   id: number;
@@ -63,6 +65,7 @@ export function toRecord(row: {
   created_at: string;
   updated_at: string;
   client: string | null;
+  profile: string | null;
 }): SubmissionRecord {
   return {
     id: Number(row.id),
@@ -76,6 +79,7 @@ export function toRecord(row: {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     client: parseSubmissionClient(row.client),
+    profile: row.profile ? (JSON.parse(row.profile) as SubmissionProfile) : null,
   };
 }
 
