@@ -15,6 +15,7 @@ import type { ProfileFeature } from '../src/profiles/profiles-feature.js';
 const ISSUER = 'https://id.example.test';
 const AUDIENCE = 'svc-tests';
 const ADMIN_KEY = 'svc_profiles_admin_key_0123456789abcdef';
+const WRITER_KEY = 'svc_profiles_writer_key_0123456789abcdef';
 const PERSON = { firstName: 'Posted', lastName: 'Posted', email: 'posted@example.test', message: 'Hello' };
 
 function profilesConfig(jwksUrl: string) {
@@ -44,7 +45,12 @@ function profilesConfig(jwksUrl: string) {
       },
     },
     auth: { issuers: [{ issuer: ISSUER, audience: AUDIENCE, jwksUrl }], jwksCooldownSeconds: 0 },
-    admin: { keys: [{ name: 'test', sha256: createHash('sha256').update(ADMIN_KEY).digest('hex'), scopes: ['read'], forms: ['*'] }] },
+    admin: {
+      keys: [
+        { name: 'test', sha256: createHash('sha256').update(ADMIN_KEY).digest('hex'), scopes: ['read'], forms: ['*'] },
+        { name: 'writer', sha256: createHash('sha256').update(WRITER_KEY).digest('hex'), scopes: ['read', 'write'], forms: ['contact'] },
+      ],
+    },
   };
 }
 
@@ -230,6 +236,19 @@ describeEachDialect('named profiles', (target) => {
         const results = await Promise.all([0, 1, 2].map(() => submit('feedback', { values: PERSON, context: { token } })));
         expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
       }
+    });
+
+    it('mints links through the admin API for a key that may write, with the link from the linkTemplate', async () => {
+      const mint = (key: string, body: unknown) =>
+        svc.app.inject({ method: 'POST', url: '/svc/api/admin/profiles/feedback/links', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      const minted = await mint(WRITER_KEY, { properties: { eventId: 21 }, ttlSeconds: 3600 });
+      expect(minted.statusCode, minted.body).toBe(201);
+      const { token, link } = minted.json<{ data: { token: string; link: string } }>().data;
+      expect(link).toBe(`https://events.example.test/feedback?token=${encodeURIComponent(token)}`);
+      expect((await manifest('feedback', `?token=${token}`)).json<{ data: Record<string, any> }>().data.metadata.properties).toEqual({ eventId: 21 });
+      expect((await mint(ADMIN_KEY, { properties: { eventId: 21 } })).json()).toMatchObject({ code: 'ADMIN_FORBIDDEN' });
+      expect((await mint(WRITER_KEY, { properties: { eventId: 'x' } })).json()).toMatchObject({ code: 'PROFILE_PROPERTY_INVALID' });
+      expect((await mint(WRITER_KEY, { properties: { eventId: 1 }, ttlSeconds: 5 })).json()).toMatchObject({ code: 'PAYLOAD_INVALID' });
     });
 
     it('leaves a link unspent by a submit that fails validation', async () => {

@@ -13,6 +13,7 @@ import { createLinkTokens, type LinkTokens } from './profile-link-tokens.js';
 import { createProfileRegistry, type ProfileRegistry } from './profile-registry.js';
 import type { ProfileServices } from './profile-access.js';
 import { profileRoutes } from './profile-routes.js';
+import { profileAdminRoutes } from './profile-admin-routes.js';
 
 export interface ProfileFeature {
   readonly registry: ProfileRegistry;
@@ -42,4 +43,5 @@ export async function createProfileServices(
 
 export async function registerProfiles(app: FastifyInstance, ctx: AppContext, feature: ProfileFeature): Promise<void> {
   await profileRoutes(app, ctx, feature.registry, feature.services);
+  await profileAdminRoutes(app, ctx, feature);
 }
