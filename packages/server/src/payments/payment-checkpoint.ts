@@ -5,7 +5,8 @@
  */
 import { SvcError, type Form } from '@svc/core';
 import { openJson, sealJson } from '../security/token-crypto.js';
-import { submitForm, type PreparedSubmission, type SubmitInput } from '../submissions/submit-pipeline.js';
+import { submitForm, type SubmitInput } from '../submissions/submit-pipeline.js';
+import type { PreparedSubmission } from '../submissions/submission-persist.js';
 import type { SubmitResult } from '../submissions/submit-response.js';
 import { allIds, fileSlots } from '../submissions/submit-files.js';
 import { amountForStored, gatewayOf, resolveIntegration, type PaymentContext } from './payment-context.js';

@@ -4,7 +4,7 @@
  * payment's claim runs in the submission's transaction, so whichever arrives second stores nothing.
  */
 import { currencyFactor } from '@svc/core';
-import { storePaidSubmission } from '../submissions/submit-pipeline.js';
+import { storePaidSubmission } from '../submissions/submission-persist.js';
 import type { GatewayEvent, GatewayIntent, PaymentStatus } from './payment-gateway.js';
 import { formatMajor, gatewayOf, type PaymentContext } from './payment-context.js';
 import { openCheckpoint } from './payment-checkpoint.js';

@@ -4,29 +4,27 @@
  * post) parse their input into a SubmitRequest and call `submitForm`; none of them validates or
  * stores on its own. The steps that shape state and values live in submit-steps.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { FIELD_MESSAGES, SvcError, computeVisibility, isEmptyValue, nextVisiblePage, previousVisiblePage, type Form, type Values, type Visibility } from '@svc/core';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { CsrfTokens } from '../security/csrf-tokens.js';
 import type { SpamFieldNames } from '../security/spam-fields.js';
 import { detectSpam } from '../security/spam-checks.js';
-import { randomAlphanumeric, sha256 } from '../security/token-crypto.js';
 import type { DraftService, LoadedDraft } from '../drafts/draft-service.js';
 import type { StateTokens } from './state-token.js';
 import type { SubmitRequest } from './submit-request.js';
 import { submitResult, type SubmitResult } from './submit-response.js';
-import { renderSubmissionTitle } from './submission-title.js';
-import { countLimitedSubmissions, insertSubmission, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
+import { countLimitedSubmissions, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
 import type { SpamLists } from '../security/spam-lists.js';
 import type { CaptchaVerifier } from '../security/captcha-verifier.js';
 import type { FillTimestamps } from '../security/fill-timestamps.js';
 import { requestFingerprint, type IdempotencyStore } from './idempotency-store.js';
-import { formError, loadState, mergeValues, normaliseAll, readHandles, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
+import { loadState, mergeValues, normaliseAll, readHandles, resultParts, sealNext, storedValues, validateScope, type Step } from './submit-steps.js';
 import type { UploadService } from '../files/upload-service.js';
-import type { DeliveryService, PaymentSummary } from '../notifications/delivery-service.js';
+import type { DeliveryService } from '../notifications/delivery-service.js';
 import { allIds, checkUploads, fileSlots, type ReceivedUploads } from './submit-files.js';
+import { FILES_GONE, FilesGone, persist, type Claim, type PreparedSubmission } from './submission-persist.js';
 import { browserBindingHash } from '../security/browser-binding.js';
 
 export interface SubmitServices {
@@ -78,30 +76,6 @@ export interface SubmitInput {
   readonly profile?: { readonly record: SubmissionProfile; readonly claim?: Claim };
 }
 
-/** Runs in the submission's transaction; throwing rolls the submission back. */
-export type Claim = (trx: Transaction<Database>, submissionId: number | null) => Promise<void>;
-
-/** A submission validated and ready to store, held while its payment completes (issue #12). */
-export interface PreparedSubmission {
-  readonly values: Values;
-  readonly spamReasons: readonly string[];
-  readonly ip: string | null;
-  readonly client: SubmissionClient | null;
-  readonly draftToken: string | null;
-}
-
-/** What a paid submission is stored with: the record shown to templates, and the exactly-once claim. */
-export interface PaymentClaim {
-  readonly summary: PaymentSummary;
-  /** Runs in the submission's transaction; throws when the payment already has its submission. */
-  claim(trx: Transaction<Database>, submissionId: number | null): Promise<void>;
-}
-
-const FILES_GONE = 'An uploaded file is no longer available; please upload it again';
-
-/** The insert lost a race for one of its files (a purge or another submit claimed it). */
-class FilesGone extends Error {}
-
 function assertCsrf(services: SubmitServices, input: SubmitInput): void {
   if (!services.csrf || input.csrf === 'trusted') return;
   if (!services.csrf.verify(input.csrf.binding, input.csrf.token, services.now().getTime())) throw new SvcError('CSRF_INVALID');
@@ -113,75 +87,6 @@ function clientOf(request: SubmitRequest): SubmissionClient | null {
   const { sourceUrl } = request.context;
   if (client === undefined && clientVersion === undefined && sourceUrl === undefined) return null;
   return { name: client ?? null, version: clientVersion ?? null, sourceUrl: sourceUrl ?? null };
-}
-
-interface PersistInput {
-  readonly form: Form;
-  readonly client: SubmissionClient | null;
-  readonly values: Values;
-  readonly spamReasons: readonly string[];
-  readonly ip: string | null;
-  readonly date: Date;
-  readonly payment?: PaymentClaim;
-  readonly profile?: SubmitInput['profile'];
-}
-
-async function persist(services: SubmitServices, input: PersistInput) {
-  const { form, values, spamReasons, ip, date, payment } = input;
-  const claim = input.profile?.claim;
-  const uid = randomUUID();
-  const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
-  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null };
-  // issue #5: spam notifies nobody; everything else has its jobs written with the row.
-  const targets = spamReasons.length === 0 ? services.deliveries.plan(form, values) : [];
-  const notify = targets.length > 0;
-  if (!form.settings.storeData) {
-    // Nothing is stored, but the notifications still go out (from the outbox row alone).
-    if (notify || payment || claim) {
-      await services.writes.run(async (trx) => {
-        await payment?.claim(trx, null);
-        await claim?.(trx, null);
-        await services.deliveries.enqueue(trx, form, { ...stored, id: null }, targets, false);
-      });
-      if (notify) services.deliveries.poke();
-    }
-    return null;
-  }
-  const token = randomAlphanumeric(32);
-  const row = {
-    uid,
-    formId: form.id,
-    tokenHash: sha256(token),
-    title,
-    status: form.settings.defaultStatus,
-    isSpam: spamReasons.length > 0,
-    spamReasons,
-    ip: form.settings.ipCollectingEnabled ? ip : null,
-    ipHash: ip ? services.ipHash(ip) : null,
-    values,
-    createdAt: date.toISOString(),
-    client: input.client,
-    profile: input.profile?.record ?? null,
-  };
-  const fileIds = allIds(fileSlots(form, values));
-  if (fileIds.length === 0 && !notify && !payment && !claim) return { id: await services.writes.run((trx) => insertSubmission(trx, row)), uid, token };
-  // The row, the claim on its files and its delivery jobs commit together: a submission never
-  // points at a file the purge may take, and an acknowledged submission is always delivered.
-  const id = await services.writes.run(async (trx) => {
-    const inserted = await insertSubmission(trx, row);
-    await payment?.claim(trx, inserted);
-    await claim?.(trx, inserted);
-    if (fileIds.length > 0) {
-      const attached = await services.uploads.attach(trx, inserted, form, fileIds);
-      // Flagged spam keeps what it could claim; a real submission is all or nothing, except a
-      // paid one: the payment is taken, so the submission is stored with the files that remain.
-      if (attached !== fileIds.length && spamReasons.length === 0 && !payment) throw new FilesGone();
-    }
-    if (notify) await services.deliveries.enqueue(trx, form, { ...stored, id: inserted }, targets, fileIds.length > 0);
-    return inserted;
-  });
-  if (notify) services.deliveries.poke();
-  return { id, uid, token };
 }
 
 /**
@@ -201,20 +106,6 @@ async function held(services: SubmitServices, step: Step, input: SubmitInput, va
   const checkpoint = input.checkpoint as NonNullable<SubmitInput['checkpoint']>;
   await checkpoint({ values, spamReasons, ip: input.ip, client: clientOf(step.request), draftToken: draft?.token ?? null });
   return submitResult('validated', resultParts(step, step.state.pageIndex, sealNext(services.stateTokens, step, step.state.pageIndex, step.state.pageHistory, now)));
-}
-
-/**
- * Stores a submission its payment completed (issue #12): the normal persist, with the payment's
- * claim in the same transaction, so a second finaliser's transaction fails and stores nothing.
- */
-export async function storePaidSubmission(services: SubmitServices, form: Form, prepared: PreparedSubmission, payment: PaymentClaim) {
-  const date = services.now();
-  // The lists may have grown while the respondent paid; the meta checks ran at the checkpoint.
-  const listed = services.spamLists.check(form, prepared.values, prepared.ip);
-  const spamReasons = [...new Set([...prepared.spamReasons, ...listed])];
-  const submission = await persist(services, { form, client: prepared.client, values: prepared.values, spamReasons, ip: prepared.ip, date, payment });
-  if (prepared.draftToken) await services.drafts.delete(prepared.draftToken);
-  return submission;
 }
 
 /** The stored values without the files of fields that failed a file check (spam path). */

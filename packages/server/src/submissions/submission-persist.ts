@@ -1,0 +1,122 @@
+/**
+ * Storing a submission (DESIGN.md principle 8): the row, the claim on its files, its delivery jobs
+ * and any claim the caller brings (a payment, a single-use link) commit in one transaction, so an
+ * acknowledged submission is complete and a claim that fails stores nothing at all.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Form, Values } from '@svc/core';
+import type { Transaction } from 'kysely';
+import type { Database } from '../storage/database-schema.js';
+import { randomAlphanumeric, sha256 } from '../security/token-crypto.js';
+import type { PaymentSummary } from '../notifications/delivery-service.js';
+import { renderSubmissionTitle } from './submission-title.js';
+import { insertSubmission, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
+import { allIds, fileSlots } from './submit-files.js';
+import type { SubmitServices } from './submit-pipeline.js';
+
+/** Runs in the submission's transaction; throwing rolls the submission back. */
+export type Claim = (trx: Transaction<Database>, submissionId: number | null) => Promise<void>;
+
+/** A submission validated and ready to store, held while its payment completes (issue #12). */
+export interface PreparedSubmission {
+  readonly values: Values;
+  readonly spamReasons: readonly string[];
+  readonly ip: string | null;
+  readonly client: SubmissionClient | null;
+  readonly draftToken: string | null;
+}
+
+/** What a paid submission is stored with: the record shown to templates, and the exactly-once claim. */
+export interface PaymentClaim {
+  readonly summary: PaymentSummary;
+  /** Runs in the submission's transaction; throws when the payment already has its submission. */
+  claim(trx: Transaction<Database>, submissionId: number | null): Promise<void>;
+}
+
+export const FILES_GONE = 'An uploaded file is no longer available; please upload it again';
+
+/** The insert lost a race for one of its files (a purge or another submit claimed it). */
+export class FilesGone extends Error {}
+
+export interface PersistInput {
+  readonly form: Form;
+  readonly client: SubmissionClient | null;
+  readonly values: Values;
+  readonly spamReasons: readonly string[];
+  readonly ip: string | null;
+  readonly date: Date;
+  readonly payment?: PaymentClaim;
+  readonly profile?: { readonly record: SubmissionProfile; readonly claim?: Claim };
+}
+
+export async function persist(services: SubmitServices, input: PersistInput) {
+  const { form, values, spamReasons, ip, date, payment } = input;
+  const claim = input.profile?.claim;
+  const uid = randomUUID();
+  const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
+  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null };
+  // issue #5: spam notifies nobody; everything else has its jobs written with the row.
+  const targets = spamReasons.length === 0 ? services.deliveries.plan(form, values) : [];
+  const notify = targets.length > 0;
+  if (!form.settings.storeData) {
+    // Nothing is stored, but the notifications still go out (from the outbox row alone).
+    if (notify || payment || claim) {
+      await services.writes.run(async (trx) => {
+        await payment?.claim(trx, null);
+        await claim?.(trx, null);
+        await services.deliveries.enqueue(trx, form, { ...stored, id: null }, targets, false);
+      });
+      if (notify) services.deliveries.poke();
+    }
+    return null;
+  }
+  const token = randomAlphanumeric(32);
+  const row = {
+    uid,
+    formId: form.id,
+    tokenHash: sha256(token),
+    title,
+    status: form.settings.defaultStatus,
+    isSpam: spamReasons.length > 0,
+    spamReasons,
+    ip: form.settings.ipCollectingEnabled ? ip : null,
+    ipHash: ip ? services.ipHash(ip) : null,
+    values,
+    createdAt: date.toISOString(),
+    client: input.client,
+    profile: input.profile?.record ?? null,
+  };
+  const fileIds = allIds(fileSlots(form, values));
+  if (fileIds.length === 0 && !notify && !payment && !claim) return { id: await services.writes.run((trx) => insertSubmission(trx, row)), uid, token };
+  // The row, the claim on its files and its delivery jobs commit together: a submission never
+  // points at a file the purge may take, and an acknowledged submission is always delivered.
+  const id = await services.writes.run(async (trx) => {
+    const inserted = await insertSubmission(trx, row);
+    await payment?.claim(trx, inserted);
+    await claim?.(trx, inserted);
+    if (fileIds.length > 0) {
+      const attached = await services.uploads.attach(trx, inserted, form, fileIds);
+      // Flagged spam keeps what it could claim; a real submission is all or nothing, except a
+      // paid one: the payment is taken, so the submission is stored with the files that remain.
+      if (attached !== fileIds.length && spamReasons.length === 0 && !payment) throw new FilesGone();
+    }
+    if (notify) await services.deliveries.enqueue(trx, form, { ...stored, id: inserted }, targets, fileIds.length > 0);
+    return inserted;
+  });
+  if (notify) services.deliveries.poke();
+  return { id, uid, token };
+}
+
+/**
+ * Stores a submission its payment completed (issue #12): the normal persist, with the payment's
+ * claim in the same transaction, so a second finaliser's transaction fails and stores nothing.
+ */
+export async function storePaidSubmission(services: SubmitServices, form: Form, prepared: PreparedSubmission, payment: PaymentClaim) {
+  const date = services.now();
+  // The lists may have grown while the respondent paid; the meta checks ran at the checkpoint.
+  const listed = services.spamLists.check(form, prepared.values, prepared.ip);
+  const spamReasons = [...new Set([...prepared.spamReasons, ...listed])];
+  const submission = await persist(services, { form, client: prepared.client, values: prepared.values, spamReasons, ip: prepared.ip, date, payment });
+  if (prepared.draftToken) await services.drafts.delete(prepared.draftToken);
+  return submission;
+}
