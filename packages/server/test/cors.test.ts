@@ -10,7 +10,8 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 
 const CONTACT_ONLY = 'https://contact-only.test';
 const VALID_CONTACT = { intent: 'submit', values: { firstName: 'Ann', email: 'ann@example.test' } };
-const ALLOW_HEADERS = ['content-type', 'x-csrf-token', 'x-svc-upload-token', 'idempotency-key', 'authorization', 'cache-control'];
+// contract §6's set and the official Stripe extension's integration header (contract §12).
+const ALLOW_HEADERS = ['content-type', 'x-csrf-token', 'x-svc-upload-token', 'idempotency-key', 'authorization', 'cache-control', 'ff-stripe-integration'];
 
 const manifestUrl = (handle: string) => `/svc/api/forms/${handle}/manifest`;
 const submitUrl = (handle: string) => `/svc/api/forms/${handle}/submit`;
@@ -255,7 +256,7 @@ describe('CORS on the headless routes', () => {
       },
     );
 
-    it.each([undefined, 'Idempotency-Key', 'authorization, cache-control, x-svc-upload-token'])(
+    it.each([undefined, 'Idempotency-Key', 'authorization, cache-control, x-svc-upload-token', 'Content-Type, FF-STRIPE-INTEGRATION, X-CSRF-Token'])(
       'grants only headers from the contract set when %s is requested',
       async (requested) => {
         const res = await preflight(svc, submitUrl('contact'), 'https://a.example.test', requested);

@@ -17,7 +17,9 @@ declare module 'fastify' {
   }
 }
 
-const ALLOWED_HEADERS = ['Content-Type', 'X-CSRF-Token', 'X-Svc-Upload-Token', 'Idempotency-Key', 'Authorization', 'Cache-Control'];
+// The contract §6 set, plus the header the official Stripe extension sends to the intent routes
+// (contract §12: the clients win; without it every cross-origin payment fails its preflight).
+const ALLOWED_HEADERS = ['Content-Type', 'X-CSRF-Token', 'X-Svc-Upload-Token', 'Idempotency-Key', 'Authorization', 'Cache-Control', 'FF-STRIPE-INTEGRATION'];
 const ALLOWED_HEADER_SET = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
 
 export interface CorsPolicies {
