@@ -10,6 +10,8 @@ import type { Manifest, SubmitResponse, UploadedFile } from './manifest-types.js
 import type { SvcClient } from './svc-client.js';
 
 type Intent = 'submit' | 'next' | 'back' | 'validate' | 'saveDraft';
+/** `url` and `extra`: a final submit to another route that takes the submit body (submitTo). */
+type SendOptions = { readonly skipLocal?: boolean; readonly url?: string; readonly extra?: Readonly<Record<string, unknown>> };
 /**
  * Messages per field handle, as the server and local validation give them.
  *
@@ -56,7 +58,8 @@ export class FormSession {
   /** Files for table `file` cells, keyed `handle/row/column`; sent as `files[handle][row][column][]`. */
   readonly cellFiles = new Map<string, { handle: string; row: number; column: number; files: File[] }>();
   private readonly captchas = new Map<string, string>();
-  private readonly client: SvcClient;
+  /** The client this session sends through (payments reuse its transport and CSRF). */
+  readonly client: SvcClient;
   /** Set while a resumed draft is carried to the next request. */
   private draftContext: { draftToken: string; draftKey: string } | null = null;
 
@@ -156,6 +159,20 @@ export class FormSession {
   }
 
   /**
+   * The final submit, sent to another route that takes the same JSON body plus `extra` keys (the
+   * payment checkpoint, contract §8), with submit()'s local checks, CSRF and idempotency key. A
+   * refusal's submit object is absorbed and returned as submit() would; null means the route
+   * accepted. Always JSON: files picked for multipart are not sent (upload them first).
+   *
+   * @example
+   * const refusal = await form.submitTo(checkpointUrl, { integration, paymentIntentId });
+   * if (refusal) showErrors(refusal.errors.fields);
+   */
+  submitTo(url: string, extra: Readonly<Record<string, unknown>>): Promise<SubmitResponse | null> {
+    return this.send('submit', { url, extra });
+  }
+
+  /**
    * Loads a saved draft (values and page) from its token and key. A draft that is unknown,
    * expired or whose key is wrong loads nothing: the answer carries the warning
    * `draft_not_loaded` and the session goes on empty, with `draft` null (contract §5).
@@ -237,7 +254,9 @@ export class FormSession {
     };
   }
 
-  private async send(intent: Intent, options: { skipLocal?: boolean } = {}): Promise<SubmitResponse> {
+  private send(intent: Intent, options?: { readonly skipLocal?: boolean }): Promise<SubmitResponse>;
+  private send(intent: Intent, options: SendOptions): Promise<SubmitResponse | null>;
+  private async send(intent: Intent, options: SendOptions = {}): Promise<SubmitResponse | null> {
     if (!options.skipLocal && (intent === 'next' || intent === 'submit')) {
       const scope = intent === 'submit' && this.totalPages === 1 ? 'form' : 'page';
       const errors = this.validate(scope);
@@ -248,14 +267,14 @@ export class FormSession {
     if (this.uploadToken) context.uploadToken = this.uploadToken;
     if (this.draftContext) Object.assign(context, this.draftContext);
     else if (this.draft && (intent === 'saveDraft' || intent === 'submit')) Object.assign(context, { draftToken: this.draft.token, draftKey: this.draft.key });
-    const payload = { intent, values: this.values, meta: this.meta(), context };
+    const payload = { ...options.extra, intent, values: this.values, meta: this.meta(), context };
     // One key per logical submit: a retry after a network failure replays, never submits twice.
     const idempotencyKey = randomId();
     const send = async (csrf: Awaited<ReturnType<SvcClient['csrf']>>) => {
       // The manifest names the submit URL (contract §2); it is used as given.
-      const url = this.manifest.endpoints.submit.url;
+      const url = options.url ?? this.manifest.endpoints.submit.url;
       const accept = [422, 429];
-      if (this.hasPendingFiles && intent !== 'back') {
+      if (!options.url && this.hasPendingFiles && intent !== 'back') {
         const body = new FormData();
         // CSRF and the JSON part first: the server refuses files that arrive before the token.
         if (csrf) body.append(csrf.name, csrf.value);
@@ -279,6 +298,8 @@ export class FormSession {
     const body = answer.body as SubmitResponse | { code?: unknown; message?: unknown };
     // 422 and 429 carry submit objects, except refusals thrown before one exists (RATE_LIMITED).
     if (typeof (body as { status?: unknown }).status !== 'string') {
+      // submitTo's route answers its own acceptance (the checkpoint's `{success, data}`), not a submit object.
+      if (options.url && answer.status < 300) return null;
       const refusal = body as { code?: unknown; message?: unknown; errors?: unknown };
       throw new SvcClientError(
         typeof refusal.code === 'string' ? refusal.code : 'HTTP_ERROR',

@@ -5,6 +5,8 @@ export { SvcClientError } from './client-error.js';
 export { CLIENT_VERSION, compareVersions } from './client-version.js';
 export { formFromManifest, type ClientForm } from './manifest-model.js';
 export type { GraphqlTransport, GraphqlSubmitBody } from './graphql-transport.js';
+// Types only: the payment functions are in `@svc/client/payments`, so pages without payments do not load them.
+export type { PaymentConfig, PaymentIntent } from './payment-requests.js';
 export type {
   Manifest,
   ManifestField,
