@@ -7,6 +7,7 @@
  */
 import type { FormSession, ManifestCaptcha } from '@svc/client';
 import { h } from './dom-builder.js';
+import { loadScript, waitForGlobal } from './script-loader.js';
 
 /** What Turnstile, hCaptcha and reCAPTCHA share: `render(el, options)` and `reset(id)`. */
 interface WidgetApi {
@@ -23,40 +24,18 @@ function kindOf(entry: ManifestCaptcha): string {
   if (entry.provider !== 'recaptcha') return entry.provider;
   return entry.version === 'v3' ? 'recaptchaV3' : 'recaptchaV2';
 }
-const API_WAIT_MS = 10_000;
-
-/** One `<script>` per URL for the whole document, however many forms ask for it. */
-const scripts = new Map<string, Promise<void>>();
-
-function loadScript(url: string): Promise<void> {
-  let loading = scripts.get(url);
-  if (!loading) {
-    loading = new Promise<void>((resolve, reject) => {
-      const script = h('script', { src: url, async: true });
-      script.addEventListener('load', () => resolve());
-      script.addEventListener('error', () => reject(new Error(`The captcha script ${url} could not be loaded.`)));
-      document.head.append(script);
-    });
-    // A failed load is not cached, so a later form (or a reload of this one) tries again.
-    loading.catch(() => scripts.delete(url));
-    scripts.set(url, loading);
-  }
-  return loading;
-}
 
 /** The provider's global once its script has set it up (reCAPTCHA also via `ready`). */
 async function apiOf(entry: ManifestCaptcha): Promise<WidgetApi> {
   const name = GLOBALS[kindOf(entry)];
   if (!name) throw new Error(`Unknown captcha provider ${entry.provider}.`);
   const scriptUrl = typeof entry.scriptUrl === 'string' ? entry.scriptUrl : null;
-  if (scriptUrl) await loadScript(scriptUrl);
-  const started = Date.now();
-  let api = (globalThis as Record<string, unknown>)[name] as WidgetApi | undefined;
-  while (!api || (typeof api.render !== 'function' && typeof api.execute !== 'function')) {
-    if (Date.now() - started > API_WAIT_MS) throw new Error(`The ${entry.provider} captcha did not load.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    api = (globalThis as Record<string, unknown>)[name] as WidgetApi | undefined;
-  }
+  if (scriptUrl) await loadScript(scriptUrl, 'captcha');
+  const isApi = (value: unknown) => {
+    const api = value as Partial<WidgetApi> | undefined;
+    return !!api && (typeof api.render === 'function' || typeof api.execute === 'function');
+  };
+  const api = await waitForGlobal<WidgetApi>(name, isApi, `The ${entry.provider} captcha`);
   const ready = api.ready;
   if (typeof ready === 'function') await new Promise<void>((resolve) => ready.call(api, resolve));
   return api;

@@ -8,6 +8,7 @@ import { h, setAttribute } from './dom-builder.js';
 import { CHOICE_RENDERERS } from './choice-field-renderers.js';
 import { renderFile } from './file-field-renderer.js';
 import type { ControlView, FieldRenderContext } from './field-view.js';
+import { renderPayment } from './payment-field-renderer.js';
 import { renderSignature } from './signature-field-renderer.js';
 import { renderTable } from './table-field-renderer.js';
 import { TEXT_RENDERERS } from './text-field-renderers.js';
@@ -16,6 +17,7 @@ const RENDERERS: Readonly<Record<string, (ctx: FieldRenderContext) => ControlVie
   ...TEXT_RENDERERS,
   ...CHOICE_RENDERERS,
   file: renderFile,
+  payment: renderPayment,
   signature: renderSignature,
   table: renderTable,
 };

@@ -4,6 +4,7 @@
  * carries the field's ARIA state. The element owns the wrapper (label, instructions, errors).
  */
 import type { FormSession, Manifest, ManifestField, UploadedFile } from '@svc/client';
+import type { PaymentFlow } from './payment-flow.js';
 
 export interface FieldRenderContext {
   readonly field: ManifestField;
@@ -26,6 +27,8 @@ export interface FieldRenderContext {
   picked(problems: readonly string[] | null): void;
   /** An upload or delete failed; shown on the field and reported as `svc:error`. */
   fail(error: unknown): void;
+  /** The form's payment (its Stripe Elements and intent), given to the payment field's renderer. */
+  readonly payment?: PaymentFlow | null;
 }
 
 /**

@@ -52,6 +52,26 @@ export function showErrors(targets: ErrorTargets, fieldErrors: FieldErrors, form
 }
 
 /**
+ * Messages for one field that no answer brought (a card declined, an amount to choose), leaving
+ * the others' as they are; a field not shown on this page has them said in the form's box.
+ *
+ * @example
+ * showFieldMessages(targets, 'payment', ['Your card was declined.']);
+ * showFieldMessages(targets, 'payment', []); // cleared again
+ */
+export function showFieldMessages(targets: ErrorTargets, handle: string, messages: readonly string[]): void {
+  const element = targets.fields.get(handle);
+  if (!element || element.wrapper.hidden) {
+    if (messages.length > 0) showErrors(targets, { [handle]: messages }, [], null);
+    return;
+  }
+  element.showErrors(messages);
+  if (messages.length > 0) targets.invalid.add(handle);
+  else targets.invalid.delete(handle);
+  targets.summary?.update(targets.invalid.size > 0);
+}
+
+/**
  * After the person changed `changed`: it is checked again (so a fix clears its errors), fields
  * a rule has just hidden lose theirs (hidden fields are neither validated nor stored), and the
  * summary follows, going with the last field error (issue #11).

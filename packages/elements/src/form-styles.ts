@@ -56,6 +56,9 @@ table { border-collapse: collapse; }
 th { text-align: left; font-weight: 600; padding: 0.25rem 0.5rem 0.25rem 0; }
 td { padding: 0.25rem 0.5rem 0.25rem 0; }
 .unsupported { color: var(--svc-muted); }
+.payment { display: flex; flex-direction: column; gap: 0.5rem; }
+.payment-status { margin: 0; color: var(--svc-muted); }
+.payment-status:empty { display: none; }
 button {
   font: inherit; cursor: pointer; border-radius: var(--svc-radius);
   padding: 0.5rem 1rem; border: 1px solid var(--svc-accent);

@@ -5,14 +5,18 @@
  * caret stay put and only visibility and error state are updated live.
  */
 import { createClient, SvcClientError, type FormSession, type SubmitResponse, type SvcClient, type UploadedFile } from '@svc/client';
+import { paymentFieldOf } from '@svc/client/payments';
 import { CaptchaWidgets } from './captcha-widgets.js';
 import { h } from './dom-builder.js';
 import { ErrorSummary } from './error-summary.js';
 import { renderField, type FieldElement } from './field-renderers.js';
 import type { FieldRenderContext } from './field-view.js';
 import { FORM_STYLES } from './form-styles.js';
-import { handleSubmitResponse, pickedFilesRefusal, recheckFields, showErrors, type ErrorTargets, type ResponseHost } from './form-response-handling.js';
+import {
+  handleSubmitResponse, pickedFilesRefusal, recheckFields, showErrors, showFieldMessages, type ErrorTargets, type ResponseHost,
+} from './form-response-handling.js';
 import { progressText, renderButtonBar, renderDraftNotice, resumeLinkOf, type ButtonBar } from './form-status-views.js';
+import { PaymentFlow } from './payment-flow.js';
 
 type Intent = 'submit' | 'next' | 'back' | 'saveDraft';
 
@@ -28,6 +32,8 @@ function messageOf(error: unknown): string {
  * @example
  * <script type="module" src="https://forms.example.com/demo/svc-elements.js"></script>
  * <svc-form base-url="https://forms.example.com" handle="contact" allow-save></svc-form>
+ * <!-- A form with a payment field pays on submit and leaves for the service's payment callback,
+ *      which stores the submission and shows or redirects to the outcome (no svc:submitted). -->
  * <script type="module">
  *   const form = document.querySelector('svc-form');
  *   form.addEventListener('svc:submitted', (event) => console.log(event.detail.submission));
@@ -59,6 +65,7 @@ export class SvcFormElement extends HTMLElement {
   #progress: HTMLElement | null = null;
   #draftNotice: HTMLElement | null = null;
   #captchas: CaptchaWidgets | null = null;
+  #payment: PaymentFlow | null = null;
 
   constructor() {
     super();
@@ -122,6 +129,7 @@ export class SvcFormElement extends HTMLElement {
       this.#uploads.clear();
       this.#draftNotice = null;
       this.#mountCaptchas(session);
+      this.#mountPayment(session);
       this.#renderForm();
       if (resumed && resumed.warnings.includes('draft_not_loaded')) {
         // contract §5: nothing was loaded; say so and let the person start afresh.
@@ -198,6 +206,7 @@ export class SvcFormElement extends HTMLElement {
       id: `svc-${handle}`,
       value: session.values[handle],
       uploads,
+      payment: this.#payment?.handle === handle ? this.#payment : null,
       change: (value) => {
         session.setValue(handle, value);
         this.#afterChange(handle);
@@ -229,6 +238,8 @@ export class SvcFormElement extends HTMLElement {
     if (!session) return;
     const visible = new Set(session.visibleFields(session.pageIndex));
     for (const [handle, element] of this.#fields) element.wrapper.hidden = !visible.has(handle);
+    // The payment's intent is made when its field is first shown, and re-priced as the amount changes.
+    if (this.#payment) this.#payment.sync(visible.has(this.#payment.handle));
     // Only a real change is written: rewriting the same text would make the live region repeat it.
     const progress = this.#progress ? progressText(session) : null;
     if (this.#progress && progress !== this.#progress.textContent) this.#progress.textContent = progress;
@@ -244,15 +255,20 @@ export class SvcFormElement extends HTMLElement {
       const pageBefore = session.pageIndex;
       const refusal = intent === 'next' || intent === 'submit' ? pickedFilesRefusal(this.#errorTargets()) : null;
       if (intent === 'submit' && !refusal) await this.#captchas?.beforeSubmit();
-      const response = refusal ?? (await session[intent]());
-      this.#handleResponse(response, pageBefore);
+      // contract §8: a form that takes a payment is never sent to the plain submit route.
+      const payment = intent === 'submit' && !refusal && this.#payment?.routesSubmit() ? this.#payment : null;
+      const response = refusal ?? (payment ? await payment.pay() : await session[intent]());
+      if (response) this.#handleResponse(response, pageBefore);
     } catch (error) {
       this.#showErrors({}, [messageOf(error)], null);
       this.#emit('svc:error', { error });
     } finally {
-      this.#busy = false;
-      this.#buttons?.setBusy(false);
-      this.#form?.removeAttribute('aria-busy');
+      // The page is leaving for the payment callback: the form stays busy so nothing is sent twice.
+      if (!this.#payment?.leaving) {
+        this.#busy = false;
+        this.#buttons?.setBusy(false);
+        this.#form?.removeAttribute('aria-busy');
+      }
     }
   }
 
@@ -266,6 +282,24 @@ export class SvcFormElement extends HTMLElement {
       this.#emit('svc:error', { error });
     });
     this.append(this.#captchas.container);
+  }
+
+  /** The form's payment field, if it has one; its Stripe Elements live in light DOM, like captchas. */
+  #mountPayment(session: FormSession): void {
+    this.#payment?.remove();
+    this.#payment = null;
+    const field = paymentFieldOf(session.manifest);
+    if (!field) return;
+    const payment = new PaymentFlow({
+      session,
+      field,
+      showErrors: (messages, error) => {
+        showFieldMessages(this.#errorTargets(), payment.handle, messages);
+        if (error !== undefined) this.#emit('svc:error', { error });
+      },
+    });
+    this.#payment = payment;
+    this.append(payment.container);
   }
 
   #errorTargets(): ErrorTargets {
@@ -289,6 +323,7 @@ export class SvcFormElement extends HTMLElement {
         this.#buttons = null;
         this.#fields.clear();
         this.#captchas?.remove();
+        this.#payment?.remove();
         this.#root.replaceChildren(h('style', {}, FORM_STYLES), success);
       },
       captchaFailed: () => this.#captchas?.reset(),

@@ -1,0 +1,283 @@
+/**
+ * A form's card payment in `<svc-form>` (issue #12, contract §8): Stripe's Payment Element,
+ * mounted when the payment field is first shown, an intent the service prices from the form's
+ * values (re-priced, debounced, as the amount fields change), and the final submit done as
+ * checkpoint → elements.submit → confirmPayment → the service's callback, never the plain submit.
+ * Stripe Elements cannot mount inside a shadow root, so the Payment Element lives in a light-DOM
+ * child of the element that the field shows through a named `<slot>` (as captchas do).
+ */
+import { SvcClientError, type FormSession, type ManifestField, type SubmitResponse } from '@svc/client';
+import {
+  checkpointPayment, createPaymentIntent, paymentCompletionUrl, paymentConfigOf, paymentReturnUrl, updatePaymentAmount, type PaymentConfig,
+} from '@svc/client/payments';
+import { computeVisibility, currencyFactor } from '@svc/core';
+import { h } from './dom-builder.js';
+import { loadStripe, type StripeApi, type StripeElements, type StripePaymentElement } from './stripe-js-loader.js';
+
+const AMOUNT_DEBOUNCE_MS = 400;
+
+/**
+ * Shown instead of the card fields when the service has no Stripe keys.
+ *
+ * @example
+ * if (!flow.configured) status.textContent = PAYMENTS_NOT_CONFIGURED;
+ */
+export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this server, so this form cannot be submitted.';
+
+interface Mounted {
+  readonly stripe: StripeApi;
+  readonly elements: StripeElements;
+  readonly element: StripePaymentElement;
+  readonly intentId: string;
+}
+
+/**
+ * @example
+ * const flow = new PaymentFlow({ session, field, showErrors: (messages) => paymentField.showErrors(messages) });
+ * host.append(flow.container);
+ */
+export interface PaymentFlowOptions {
+  readonly session: FormSession;
+  readonly field: ManifestField;
+  /** Messages for the payment field (none = clear them); `error`, when given, is reported as svc:error. */
+  showErrors(messages: readonly string[], error?: unknown): void;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : 'The payment could not be completed. Please try again.';
+}
+
+/** `2500`, `usd` → `$25.00` in the reader's locale; the minor unit comes from @svc/core's table. */
+function formatAmount(minor: number, currency: string): string {
+  const major = minor / currencyFactor(currency);
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(major);
+  } catch {
+    return `${major} ${currency.toUpperCase()}`;
+  }
+}
+
+/**
+ * @example
+ * const flow = new PaymentFlow({ session, field, showErrors });
+ * element.append(flow.container);
+ * flow.sync(true);                                           // the field is shown: mount, make the intent
+ * if (flow.routesSubmit()) handle(await flow.pay());         // instead of session.submit()
+ */
+export class PaymentFlow {
+  readonly handle: string;
+  readonly config: PaymentConfig;
+  /** The light-DOM child holding the Payment Element; slotted into the field by its renderer. */
+  readonly container: HTMLElement;
+  /** True once the page is on its way to the callback: the form stays busy until it has gone. */
+  leaving = false;
+  readonly #options: PaymentFlowOptions;
+  readonly #mountPoint: HTMLElement;
+  #status: HTMLElement | null = null;
+  #statusText = '';
+  #amountText = '';
+  #mounted: Promise<Mounted> | null = null;
+  #mountFailed = false;
+  /** The amount fields' values (and visibility) the intent was last priced for, or asked to be. */
+  #amountKey: string | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #updating: Promise<unknown> = Promise.resolve();
+  #cardEmpty = true;
+  /** Which error this flow put on the field, so the fix that answers it can take it away again. */
+  #shownError: 'card' | 'amount' | null = null;
+
+  constructor(options: PaymentFlowOptions) {
+    this.#options = options;
+    this.config = paymentConfigOf(options.field);
+    this.handle = this.config.handle;
+    this.#mountPoint = h('div', { class: 'svc-payment-element', tabindex: -1 });
+    this.container = h('div', { slot: `payment-${this.handle}`, class: 'svc-payment' }, this.#mountPoint);
+    if (!this.configured) this.#statusText = PAYMENTS_NOT_CONFIGURED;
+  }
+
+  /** Whether the service can take payments: keys, Stripe.js and the signed integration are all there. */
+  get configured(): boolean {
+    return this.config.publishableKey !== null && this.config.scriptUrl !== null && this.config.integration !== null;
+  }
+
+  /** The field's status line on the page now rendered; it shows the current status at once. */
+  attach(status: HTMLElement): void {
+    this.#status = status;
+    status.textContent = this.#statusText;
+  }
+
+  focusTarget(): HTMLElement {
+    return this.#mountPoint;
+  }
+
+  /**
+   * After every render and change: a shown field mounts the Payment Element (once; a failed mount
+   * is retried by pay(), not on every keystroke), and a change to the amount re-prices the intent.
+   */
+  sync(shown: boolean): void {
+    if (!this.configured) return;
+    if (shown && !this.#mounted && !this.#mountFailed) this.#mount().catch((error: unknown) => this.#options.showErrors([messageOf(error)], error));
+    if (!this.#mounted) return;
+    const key = this.#key();
+    if (key === this.#amountKey) return;
+    this.#amountKey = key;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.#updateAmount(true).catch(() => undefined), AMOUNT_DEBOUNCE_MS);
+  }
+
+  /**
+   * Whether the final submit has to pay: the rules show the field and it is required or card
+   * details were typed in. Otherwise the field's value is cleared, so the plain submit carries no
+   * intent (the service refuses a plain submit that names one).
+   */
+  routesSubmit(): boolean {
+    const { session, field } = this.#options;
+    if (session.visibleFields(field.pageIndex).includes(this.handle) && (field.required || !this.#cardEmpty)) return true;
+    session.setValue(this.handle, null);
+    return false;
+  }
+
+  /**
+   * The final submit with a payment. Resolves with the checkpoint's refusal to show like a failed
+   * submit, or null when the outcome is on the field (a card error) or the page is leaving for the
+   * callback (`leaving`). Throws SvcClientError for other refusals.
+   */
+  async pay(): Promise<SubmitResponse | null> {
+    if (!this.configured) {
+      this.#options.showErrors([PAYMENTS_NOT_CONFIGURED]);
+      return null;
+    }
+    const { session } = this.#options;
+    this.#clearShownError();
+    try {
+      this.#setStatus('Checking your answers…');
+      const { stripe, elements, intentId } = await this.#mount();
+      // The service checks that the intent charges what the values give; the latest values are priced first.
+      clearTimeout(this.#timer);
+      this.#amountKey = this.#key();
+      await this.#updateAmount(false);
+      const refusal = await checkpointPayment(session, this.config, intentId);
+      if (refusal) {
+        this.#setStatus(this.#amountText);
+        return refusal;
+      }
+      this.#setStatus('Processing your payment…');
+      const checked = await elements.submit();
+      if (checked.error) return this.#cardFailed(checked.error.message);
+      const returnUrl = paymentReturnUrl(session.client, this.config, intentId);
+      // A 3-D Secure card: Stripe.js takes the page to the challenge and this never resolves.
+      const result = await stripe.confirmPayment({ elements, confirmParams: { return_url: returnUrl }, redirect: 'if_required' });
+      if (result.error) return this.#cardFailed(result.error.message);
+      // Paid without a redirect: the callback stores the submission and shows the outcome.
+      this.leaving = true;
+      this.#setStatus('Payment accepted. Finishing your submission…');
+      globalThis.location.assign(paymentCompletionUrl(returnUrl, intentId));
+      return null;
+    } catch (error) {
+      this.#setStatus(this.#amountText);
+      if (!(error instanceof SvcClientError) || error.code !== 'PAYMENT_AMOUNT_INVALID') throw error;
+      this.#shownError = 'amount';
+      this.#options.showErrors([error.message]);
+      return null;
+    }
+  }
+
+  /** The form is gone (submitted, reloaded): the Payment Element goes with it. */
+  remove(): void {
+    clearTimeout(this.#timer);
+    void this.#mounted?.then(({ element }) => element.unmount(), () => undefined);
+    this.container.remove();
+  }
+
+  #mount(): Promise<Mounted> {
+    if (this.#mounted) return this.#mounted;
+    const { session } = this.#options;
+    const { config } = this;
+    this.#mountFailed = false;
+    this.#amountKey = this.#key();
+    this.#setStatus('Loading the payment form…');
+    const mounting = Promise.all([loadStripe(config.scriptUrl as string, config.publishableKey as string), createPaymentIntent(session, config)]).then(
+      ([stripe, intent]) => {
+        const labels = config.floatingLabels ? 'floating' : 'above';
+        const elements = stripe.elements({ clientSecret: intent.secret, appearance: { theme: config.theme, labels } });
+        const element = elements.create('payment', { layout: config.layout });
+        element.on('change', (event) => {
+          this.#cardEmpty = event.empty === true;
+          if (this.#shownError === 'card') this.#clearShownError();
+        });
+        element.mount(this.#mountPoint);
+        this.#showAmount(intent.amount, intent.currency);
+        return { stripe, elements, element, intentId: intent.id };
+      },
+    );
+    this.#mounted = mounting;
+    mounting.catch(() => {
+      this.#mounted = null;
+      this.#mountFailed = true;
+      this.#setStatus('The payment form could not be loaded.');
+    });
+    return mounting;
+  }
+
+  /**
+   * Re-prices the intent; one request at a time, so an old amount never lands after a newer one.
+   * `report`: a failure is shown on the field here (a background update), else only thrown.
+   */
+  #updateAmount(report: boolean): Promise<void> {
+    const run = async () => {
+      const mounted = this.#mounted;
+      if (!mounted) return;
+      const { elements, intentId } = await mounted;
+      this.#setStatus('Updating the amount…');
+      try {
+        const updated = await updatePaymentAmount(this.#options.session, this.config, intentId);
+        this.#showAmount(updated.amount, updated.currency);
+        if (this.#shownError === 'amount') this.#clearShownError();
+        // Stripe's fields follow the intent (some payment methods depend on the amount).
+        await elements.fetchUpdates();
+      } catch (error) {
+        this.#setStatus(this.#amountText);
+        if (!report) throw error;
+        // An amount the payer has yet to choose is theirs to fix, not a failure to report.
+        const invalid = error instanceof SvcClientError && error.code === 'PAYMENT_AMOUNT_INVALID';
+        if (invalid) this.#shownError = 'amount';
+        this.#options.showErrors([messageOf(error)], invalid ? undefined : error);
+        throw error;
+      }
+    };
+    const next = this.#updating.then(run, run);
+    this.#updating = next.catch(() => undefined);
+    return next;
+  }
+
+  #cardFailed(message: string | undefined): null {
+    this.#setStatus(this.#amountText);
+    this.#shownError = 'card';
+    this.#options.showErrors([message || 'The payment could not be completed. Please check your card details.']);
+    return null;
+  }
+
+  #clearShownError(): void {
+    if (this.#shownError === null) return;
+    this.#shownError = null;
+    this.#options.showErrors([]);
+  }
+
+  #showAmount(minor: number, currency: string): void {
+    this.#amountText = `Amount to pay: ${formatAmount(minor, currency)}`;
+    this.#setStatus(this.#amountText);
+  }
+
+  #setStatus(text: string): void {
+    this.#statusText = text;
+    // Only a real change is written: a live region repeats whatever is rewritten into it.
+    if (this.#status && this.#status.textContent !== text) this.#status.textContent = text;
+  }
+
+  /** The amount fields' values, a hidden one counting as empty, as the service computes the amount. */
+  #key(): string {
+    const { session } = this.#options;
+    const hidden = computeVisibility(session.model, session.normalisedValues()).hiddenFields;
+    return JSON.stringify(this.config.amountFields.map((handle) => (hidden.has(handle) ? null : (session.values[handle] ?? null))));
+  }
+}
