@@ -12,6 +12,8 @@ export const DEMO_FORMS: readonly { readonly handle: string; readonly title: str
   { handle: 'application', title: 'Application (three pages, rules, drafts)', allowSave: true },
   { handle: 'kitchen-sink', title: 'Kitchen sink (every field type)', allowSave: true },
   { handle: 'job-application', title: 'Job application (files)', allowSave: true },
+  // Without Stripe keys the card fields are the offline test double's, labelled as such.
+  { handle: 'donation', title: 'Donation (card payment)', allowSave: true },
 ];
 
 /**

@@ -18,7 +18,7 @@ import { DEFAULT_TEST_CONFIG, TEST_SECRET } from '../../../../server/test/suppor
 import { launchChromium } from './chromium.js';
 import { renderDemoPage, renderFormPage, type FormPageOptions } from './pages.js';
 
-export const EXAMPLE_HANDLES = ['contact', 'application', 'kitchen-sink', 'job-application'] as const;
+export const EXAMPLE_HANDLES = ['contact', 'application', 'kitchen-sink', 'job-application', 'donation'] as const;
 
 export interface BrowserHarness {
   readonly svc: SvcApp & { readonly config: Config };
