@@ -38,6 +38,20 @@ export interface CheckpointInput extends Omit<SubmitInput, 'checkpoint' | 'whole
   readonly paymentIntentId: string;
 }
 
+/**
+ * A refusal's message names the fields at fault: the official Stripe extension shows only
+ * `errors.form[0]` or `message` of a refused checkpoint (contract §12), so "Please correct the
+ * errors below" would point at nothing. svc's own clients show the field errors as well.
+ */
+function explained(form: Form, result: SubmitResult): SubmitResult {
+  const { body } = result;
+  const fields = Object.entries(body.errors.fields).filter(([, messages]) => messages.length > 0);
+  if (body.status !== 'validation_failed' || body.errors.form.length > 0 || fields.length === 0) return result;
+  const listed = fields.map(([handle, messages]) => `${form.fieldsByHandle.get(handle)?.label ?? handle}: ${messages[0]}`);
+  const message = [body.message, ...listed.map((line) => (/[.!?]$/.test(line) ? line : `${line}.`))].filter(Boolean).join(' ');
+  return { ...result, body: { ...body, message } };
+}
+
 /** The pipeline's answer: `validated` (checkpoint stored) or the submit object that refused it. */
 export async function checkpointPayment(ctx: PaymentContext, form: Form, input: CheckpointInput): Promise<SubmitResult> {
   const { form: owner, field, token } = resolveIntegration(ctx, input.integration);
@@ -49,7 +63,7 @@ export async function checkpointPayment(ctx: PaymentContext, form: Form, input: 
   // The payment field's value is its intent (the official extension sets it so); a client that
   // leaves it out is not refused for it, and one that names another intent does not decide it.
   const request = { ...input.request, values: { ...input.request.values, [field.handle as string]: input.paymentIntentId } };
-  return submitForm(ctx.submit, form, {
+  const result = await submitForm(ctx.submit, form, {
     ...input,
     request,
     checkpoint: async (prepared) => {
@@ -79,4 +93,5 @@ export async function checkpointPayment(ctx: PaymentContext, form: Form, input: 
       await ctx.submit.uploads.hold(form, allIds(fileSlots(form, prepared.values)), expiresAt);
     },
   });
+  return explained(form, result);
 }

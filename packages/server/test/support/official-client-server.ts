@@ -5,6 +5,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createCookieJarFetch } from '../../../client/test/support/cookie-jar-fetch.js';
 import { startLiveServer, type LiveServer } from '../../../client/test/support/live-server.js';
+import { deepMerge } from '../../src/config/config-loader.js';
 import { createOfficialClient, type OfficialClient } from './official-client.js';
 
 export interface OfficialServer {
@@ -14,10 +15,12 @@ export interface OfficialServer {
   browser(): OfficialClient;
 }
 
-export function useOfficialServer(pageUrl: string): OfficialServer {
+/** `config`: more settings for the suite's server (deep-merged over the test defaults), made once it starts. */
+export function useOfficialServer(pageUrl: string, config: () => Record<string, unknown> = () => ({})): OfficialServer {
   let live: LiveServer | undefined;
   beforeAll(async () => {
-    live = await startLiveServer({ config: { headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true } } } } });
+    const forms = { 'job-application': { exposeManifest: true, allowSubmit: true } };
+    live = await startLiveServer({ config: deepMerge({ headless: { forms } }, config()) });
   });
   afterAll(async () => {
     await live?.close();

@@ -262,13 +262,22 @@ export class OfficialForm {
     return outcome;
   }
 
-  private async send(intent: SubmitIntent, extras: SubmitExtras): Promise<SubmitOutcome> {
+  /**
+   * What `submit(intent)` would send, and what extensions' `beforeSubmit` receive as
+   * `context.values`, `.context` and `.meta` (the Stripe extension posts them to the checkpoint).
+   */
+  submitBody(intent: SubmitIntent, extras: SubmitExtras = {}) {
     const { manifest, client } = this;
     const { values, files } = prepareSubmitValues(this.state.getValuesForSubmit(), manifest.fields);
     const context = { ...this.state.getSubmitContext(), sourceUrl: extras.sourceUrl ?? client.pageUrl };
     const meta = { client: REACT_CLIENT, clientVersion: client.clientVersion, ...this.buildMeta(intent) };
+    return { body: { values, intent, context, meta }, files };
+  }
+
+  private async send(intent: SubmitIntent, extras: SubmitExtras): Promise<SubmitOutcome> {
+    const { manifest, client } = this;
+    const { body, files } = this.submitBody(intent, extras);
     const csrf = manifest.security.csrf?.required ? await client.fetchSubmitCsrf(manifest) : null;
-    const body = { values, intent, context, meta };
     const url = client.url(manifest.endpoints.submit.url);
     let init: RequestInit;
     if (files.length > 0) {
