@@ -7,6 +7,7 @@ import { computeVisibility, normaliseFieldValue, validateValues, type FieldValue
 import { SvcClientError } from './client-error.js';
 import { formFromManifest, type ClientForm } from './manifest-model.js';
 import type { Manifest, SubmitResponse, UploadedFile } from './manifest-types.js';
+import type { ProfileAccess } from './profile-access.js';
 import type { SvcClient } from './svc-client.js';
 
 type Intent = 'submit' | 'next' | 'back' | 'validate' | 'saveDraft';
@@ -63,7 +64,12 @@ export class FormSession {
   /** Set while a resumed draft is carried to the next request. */
   private draftContext: { draftToken: string; draftKey: string } | null = null;
 
-  constructor(client: SvcClient, manifest: Manifest) {
+  /** `access`: the named profile this session fills the form through (client.profileSession). */
+  constructor(
+    client: SvcClient,
+    manifest: Manifest,
+    readonly access: ProfileAccess | null = null,
+  ) {
     this.client = client;
     this.manifest = manifest;
     this.model = formFromManifest(manifest);
@@ -267,7 +273,10 @@ export class FormSession {
     if (this.uploadToken) context.uploadToken = this.uploadToken;
     if (this.draftContext) Object.assign(context, this.draftContext);
     else if (this.draft && (intent === 'saveDraft' || intent === 'submit')) Object.assign(context, { draftToken: this.draft.token, draftKey: this.draft.key });
-    const payload = { ...options.extra, intent, values: this.values, meta: this.meta(), context };
+    const plain = { ...options.extra, intent, values: this.values, meta: this.meta(), context };
+    // A profile's session carries its properties, link token and bearer token with every step.
+    const payload = this.access ? this.access.decorate(plain) : plain;
+    const auth = this.access ? await this.access.headers() : {};
     // One key per logical submit: a retry after a network failure replays, never submits twice.
     const idempotencyKey = randomId();
     const send = async (csrf: Awaited<ReturnType<SvcClient['csrf']>>) => {
@@ -283,13 +292,13 @@ export class FormSession {
         for (const { handle, row, column, files } of this.cellFiles.values()) {
           for (const file of files) body.append(`files[${handle}][${row}][${column}][]`, file, file.name);
         }
-        return this.client.transport.json<SubmitResponse>(url, { method: 'POST', idempotent: true, body, headers: { 'idempotency-key': idempotencyKey }, accept });
+        return this.client.transport.json<SubmitResponse>(url, { method: 'POST', idempotent: true, body, headers: { 'idempotency-key': idempotencyKey, ...auth }, accept });
       }
       return this.client.transport.json<SubmitResponse>(url, {
         method: 'POST',
         idempotent: true,
         body: JSON.stringify(payload),
-        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey, ...(csrf ? { 'x-csrf-token': csrf.value } : {}) },
+        headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey, ...auth, ...(csrf ? { 'x-csrf-token': csrf.value } : {}) },
         accept,
       });
     };

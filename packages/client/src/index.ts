@@ -1,6 +1,7 @@
 /** @svc/client: the official client of svc (interface.md §1). */
 export { createClient, assertCompatible, type ClientOptions, type CsrfToken, type SvcClient } from './svc-client.js';
 export { FormSession, type FieldErrors } from './form-session.js';
+export { ProfileAccess, type ProfileOptions } from './profile-access.js';
 export { SvcClientError } from './client-error.js';
 export { CLIENT_VERSION, compareVersions } from './client-version.js';
 export { formFromManifest, type ClientForm } from './manifest-model.js';

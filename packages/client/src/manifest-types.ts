@@ -76,6 +76,14 @@ export interface Manifest {
     readonly javascriptTest?: { readonly name: string; readonly value: string };
     readonly captchas?: readonly ManifestCaptcha[];
   };
+  /** A profile manifest's (contract §9): which profile, and the properties it was asked with. */
+  readonly metadata?: { readonly profile: string; readonly properties: Readonly<Record<string, unknown>> };
+  /** A profile manifest's context; hidden fields are absent from `fields`, locked ones `readOnly`. */
+  readonly context?: {
+    readonly defaultValues: Readonly<Record<string, unknown>>;
+    readonly hiddenFields: readonly string[];
+    readonly lockedFields: Readonly<Record<string, unknown>>;
+  };
   readonly [key: string]: unknown;
 }
 

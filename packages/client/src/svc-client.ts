@@ -7,6 +7,7 @@ import { CLIENT_VERSION, SCHEMA_MAJOR, compareVersions } from './client-version.
 import { createTransport, type Transport } from './http-transport.js';
 import type { Manifest } from './manifest-types.js';
 import { FormSession } from './form-session.js';
+import { ProfileAccess, type ProfileOptions } from './profile-access.js';
 import { createGraphqlTransport, type GraphqlTransport } from './graphql-transport.js';
 
 /**
@@ -44,12 +45,24 @@ export interface SvcClient {
   readonly transport: Transport;
   /** The form's manifest; throws SvcClientError `INCOMPATIBLE_SERVER` when this client is too old. */
   getManifest(handle: string): Promise<Manifest>;
-  /** A named profile's manifest with typed properties (`properties[name]=value`). */
-  getProfileManifest(profile: string, properties?: Readonly<Record<string, string | number | boolean>>): Promise<Manifest>;
+  /**
+   * A named profile's manifest with typed properties (`properties[name]=value`); `credentials`
+   * adds a signed link's token or the signed-in person's bearer token.
+   */
+  getProfileManifest(
+    profile: string,
+    properties?: Readonly<Record<string, string | number | boolean>>,
+    credentials?: Pick<ProfileOptions, 'token' | 'auth'>,
+  ): Promise<Manifest>;
   /** The CSRF token (cached); null when the service has CSRF off. `refresh` fetches a new one. */
   csrf(refresh?: boolean): Promise<CsrfToken | null>;
   /** A session for filling and submitting one form. */
   session(handleOrManifest: string | Manifest): Promise<FormSession>;
+  /**
+   * A session on a named profile (contract §9): its manifest (locked fields `readOnly`, hidden ones
+   * absent), and every step sent to the profile's submit with its properties and credentials.
+   */
+  profileSession(profile: string, options?: ProfileOptions): Promise<FormSession>;
   /** The same operations over GraphQL (`svcHeadlessManifest`, `svcHeadlessSubmit`). */
   readonly graphql: GraphqlTransport;
   /**
@@ -103,12 +116,9 @@ export function createClient(options: ClientOptions): SvcClient {
       assertCompatible(body.data);
       return body.data;
     },
-    async getProfileManifest(profile, properties = {}) {
-      const query = Object.entries(properties)
-        .map(([name, value]) => `properties[${encodeURIComponent(name)}]=${encodeURIComponent(String(value))}`)
-        .join('&');
-      const path = `/svc/api/manifests/${encodeURIComponent(profile)}/manifest${query ? `?${query}` : ''}`;
-      const { body } = await transport.json<{ data: Manifest }>(path, { method: 'GET', idempotent: true });
+    async getProfileManifest(profile, properties = {}, credentials = {}) {
+      const access = new ProfileAccess(profile, { ...credentials, properties });
+      const { body } = await transport.json<{ data: Manifest }>(access.manifestPath(), { method: 'GET', idempotent: true, headers: await access.headers() });
       assertCompatible(body.data);
       return body.data;
     },
@@ -128,6 +138,10 @@ export function createClient(options: ClientOptions): SvcClient {
       const manifest = typeof handleOrManifest === 'string' ? await client.getManifest(handleOrManifest) : handleOrManifest;
       assertCompatible(manifest);
       return new FormSession(client, manifest);
+    },
+    async profileSession(profile, options = {}) {
+      const manifest = await client.getProfileManifest(profile, options.properties, options);
+      return new FormSession(client, manifest, new ProfileAccess(profile, options));
     },
     graphql: createGraphqlTransport(options.graphqlUrl ?? '/graphql', transport, (request) => client.withCsrf(request)),
     async withCsrf(request) {

@@ -19,6 +19,7 @@ import {
   type GraphqlTransport,
   type Manifest,
   type ManifestField,
+  type ProfileOptions,
   type SubmitResponse,
   type SvcClient,
   type UploadedFile,
@@ -46,8 +47,10 @@ describe('SvcClient', () => {
     expectTypeOf<SvcClient['baseUrl']>().toEqualTypeOf<string>();
     expectTypeOf<SvcClient['getManifest']>().toEqualTypeOf<(handle: string) => Promise<Manifest>>();
     expectTypeOf<SvcClient['getProfileManifest']>().parameters.toEqualTypeOf<
-      [profile: string, properties?: Readonly<Record<string, string | number | boolean>>]
+      [profile: string, properties?: Readonly<Record<string, string | number | boolean>>, credentials?: Pick<ProfileOptions, 'token' | 'auth'>]
     >();
+    expectTypeOf<SvcClient['profileSession']>().parameters.toEqualTypeOf<[profile: string, options?: ProfileOptions]>();
+    expectTypeOf<SvcClient['profileSession']>().returns.resolves.toEqualTypeOf<FormSession>();
     expectTypeOf<SvcClient['getProfileManifest']>().returns.resolves.toEqualTypeOf<Manifest>();
     expectTypeOf<SvcClient['csrf']>().toEqualTypeOf<(refresh?: boolean) => Promise<CsrfToken | null>>();
     expectTypeOf<SvcClient['session']>().parameters.toEqualTypeOf<[handleOrManifest: string | Manifest]>();

@@ -39,6 +39,8 @@ export interface ManifestField {
   readonly frontend: ManifestFieldFrontend;
   /** The message a required field shows when empty. */
   readonly requiredMessage: string;
+  /** A profile's locked field (contract §9): shown with its value, not to be changed. */
+  readonly readOnly?: boolean;
 }
 
 /** `status` of the submit object (contract §4). */
