@@ -35,6 +35,23 @@ function labelText(ctx: FieldRenderContext): (Node | string)[] {
   return ctx.field.required ? [ctx.field.label, h('span', { part: 'required', class: 'required', 'aria-hidden': 'true' }, ' *')] : [ctx.field.label];
 }
 
+/**
+ * A profile's locked field (contract §9): text stays readable and focusable (native `readonly`,
+ * which assistive tech announces); controls with no read-only state (choices, files, buttons) are
+ * disabled. The service forces the value
+ * anyway; this only keeps the person from typing what would be thrown away.
+ */
+function lock(body: Node): void {
+  if (!(body instanceof Element || body instanceof DocumentFragment)) return;
+  const selector = 'input, textarea, select, button';
+  const controls = [...(body instanceof Element && body.matches(selector) ? [body] : []), ...Array.from(body.querySelectorAll(selector))];
+  for (const control of controls as (HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | HTMLButtonElement)[]) {
+    const textLike = control instanceof HTMLTextAreaElement || (control instanceof HTMLInputElement && !['checkbox', 'radio', 'file', 'range', 'color', 'hidden'].includes(control.type));
+    if (textLike) (control as HTMLInputElement | HTMLTextAreaElement).readOnly = true;
+    else control.disabled = true;
+  }
+}
+
 /** Builds one field; unknown types fall back to a text input rather than disappearing. */
 export function renderField(ctx: FieldRenderContext): FieldElement {
   const { field, id } = ctx;
@@ -43,9 +60,12 @@ export function renderField(ctx: FieldRenderContext): FieldElement {
   const view = (RENDERERS[type] ?? TEXT_RENDERERS.text!)(ctx);
   const instructionsId = `${id}-instructions`;
   const errorsId = `${id}-errors`;
-  const instructions = field.instructions ? h('p', { id: instructionsId, part: 'instructions', class: 'instructions' }, field.instructions) : null;
+  const lockedNote = field.readOnly ? 'Filled in for you; it cannot be changed here.' : null;
+  const instructionText = [field.instructions, lockedNote].filter(Boolean).join(' ');
+  const instructions = instructionText ? h('p', { id: instructionsId, part: 'instructions', class: 'instructions' }, instructionText) : null;
+  if (field.readOnly) lock(view.body);
   const errors = h('ul', { id: errorsId, part: 'errors', class: 'errors' });
-  const wrapper = h('div', { part: 'field', class: `field type-${type}`, 'data-field': field.handle, 'data-type': type });
+  const wrapper = h('div', { part: 'field', class: `field type-${type}${field.readOnly ? ' locked' : ''}`, 'data-field': field.handle, 'data-type': type, 'data-locked': field.readOnly ? '' : null });
   // A group's own fieldset carries the id unless its control already does (the signature canvas).
   const controlOwnsId = view.described.some((element) => element.id === id);
   let fieldset: HTMLFieldSetElement | null = null;

@@ -4,13 +4,14 @@
  * markup comes from the renderers and never re-renders while the person types, so focus and
  * caret stay put and only visibility and error state are updated live.
  */
-import { createClient, SvcClientError, type FormSession, type SubmitResponse, type SvcClient, type UploadedFile } from '@svc/client';
+import { SvcClientError, type FormSession, type ProfileOptions, type SubmitResponse, type SvcClient, type UploadedFile } from '@svc/client';
 import { paymentFieldOf } from '@svc/client/payments';
 import { CaptchaWidgets } from './captcha-widgets.js';
 import { h } from './dom-builder.js';
 import { ErrorSummary } from './error-summary.js';
 import { renderField, type FieldElement } from './field-renderers.js';
 import type { FieldRenderContext } from './field-view.js';
+import { openSession, readFormSource, SOURCE_ATTRIBUTES } from './form-source.js';
 import { FORM_STYLES } from './form-styles.js';
 import {
   handleSubmitResponse, pickedFilesRefusal, recheckFields, showErrors, showFieldMessages, type ErrorTargets, type ResponseHost,
@@ -32,6 +33,8 @@ function messageOf(error: unknown): string {
  * @example
  * <script type="module" src="https://forms.example.com/demo/svc-elements.js"></script>
  * <svc-form base-url="https://forms.example.com" handle="contact" allow-save></svc-form>
+ * <!-- A named profile (contract §9): its properties, a signed link's token; locked fields are read-only. -->
+ * <svc-form base-url="https://forms.example.com" profile="event-feedback" properties='{"eventId": 42}' token="…"></svc-form>
  * <!-- A form with a payment field pays on submit and leaves for the service's payment callback,
  *      which stores the submission and shows or redirects to the outcome (no svc:submitted). -->
  * <script type="module">
@@ -41,7 +44,7 @@ function messageOf(error: unknown): string {
  * </script>
  */
 export class SvcFormElement extends HTMLElement {
-  static readonly observedAttributes = ['base-url', 'handle', 'draft-token', 'draft-key', 'allow-save'];
+  static readonly observedAttributes = [...SOURCE_ATTRIBUTES, 'allow-save'];
 
   /** Resolves after the first render: the form, or the message saying why it could not load. */
   readonly ready: Promise<void>;
@@ -66,10 +69,19 @@ export class SvcFormElement extends HTMLElement {
   #draftNotice: HTMLElement | null = null;
   #captchas: CaptchaWidgets | null = null;
   #payment: PaymentFlow | null = null;
+  #auth: ProfileOptions['auth'] | null = null;
+  #authVersion = 0;
 
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
+    // A page may set `auth` before this script defines the element; that value sits on the
+    // instance and would hide the accessor, so it is taken over here.
+    if (Object.hasOwn(this, 'auth')) {
+      const early = (this as { auth?: ProfileOptions['auth'] | null }).auth ?? null;
+      delete (this as { auth?: unknown }).auth;
+      this.#auth = early;
+    }
     this.ready = new Promise((resolve) => {
       this.#resolveReady = resolve;
     });
@@ -83,6 +95,22 @@ export class SvcFormElement extends HTMLElement {
   /** The form session (values, page, errors, draft); null until the form has loaded. */
   get session(): FormSession | null {
     return this.#session;
+  }
+
+  /**
+   * For a `requiresAuth` profile: returns the signed-in person's JWT, asked before every request.
+   *
+   * @example
+   * form.auth = () => session.accessToken; // then <svc-form profile="member">
+   */
+  get auth(): ProfileOptions['auth'] | null {
+    return this.#auth;
+  }
+
+  set auth(callback: ProfileOptions['auth'] | null) {
+    this.#auth = callback;
+    this.#authVersion += 1;
+    if (this.isConnected) this.#scheduleLoad();
   }
 
   connectedCallback(): void {
@@ -109,20 +137,14 @@ export class SvcFormElement extends HTMLElement {
   }
 
   async #load(): Promise<void> {
-    const handle = this.getAttribute('handle');
-    if (!handle) return;
-    const baseUrl = this.getAttribute('base-url') || globalThis.location.origin;
-    const token = this.getAttribute('draft-token');
-    const key = this.getAttribute('draft-key');
-    const loadKey = JSON.stringify([baseUrl, handle, token, key]);
-    if (loadKey === this.#loadedKey) return;
-    this.#loadedKey = loadKey;
+    const source = readFormSource(this, this.#authVersion);
+    if (!source || source.key === this.#loadedKey) return;
+    this.#loadedKey = source.key;
     const count = ++this.#loadCount;
     this.#root.replaceChildren(h('style', {}, FORM_STYLES), h('p', { part: 'loading-form', role: 'status' }, 'Loading form…'));
     try {
-      const client = createClient({ baseUrl });
-      const session = await client.session(handle);
-      const resumed = token && key ? await session.resume(token, key) : null;
+      const { client, session } = await openSession(source, this.#auth);
+      const resumed = source.draft ? await session.resume(source.draft.token, source.draft.key) : null;
       if (count !== this.#loadCount) return;
       this.#client = client;
       this.#session = session;

@@ -4,9 +4,11 @@ import type { TrackedPage } from './browser-harness.js';
 
 export const RENDER_TIMEOUT_MS = 10_000;
 
-/** Goes to `url` and waits until `<svc-form handle=…>` is defined and its `ready` has resolved. */
-export async function openForm(tracked: TrackedPage, url: string, handle: string): Promise<Locator> {
-  const selector = `svc-form[handle="${handle}"]`;
+/**
+ * Goes to `url` and waits until `<svc-form handle=…>` (or the element `selector` names, such as
+ * `svc-form[profile="member"]`) is defined and its `ready` has resolved.
+ */
+export async function openForm(tracked: TrackedPage, url: string, handle: string, selector = `svc-form[handle="${handle}"]`): Promise<Locator> {
   if (tracked.scriptProblem) throw new Error(`the element's script is not served, so ${selector} cannot render: ${tracked.scriptProblem}`);
   const { page } = tracked;
   await page.goto(url, { waitUntil: 'load', timeout: RENDER_TIMEOUT_MS });
