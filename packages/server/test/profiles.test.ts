@@ -157,6 +157,16 @@ describeEachDialect('named profiles', (target) => {
       expect(row.profile).toEqual({ name: 'member', properties: {}, subject: 'member-42', issuer: ISSUER });
       const detail = await svc.app.inject({ method: 'GET', url: `/svc/api/admin/submissions/${id}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
       expect(detail.json<{ data: { profile: unknown } }>().data.profile).toEqual({ name: 'member', properties: {}, subject: 'member-42', issuer: ISSUER });
+
+      // Exports: CSV gains profile columns for a form with profile submissions; JSON Lines a `profile` key.
+      const exported = (format: string) => svc.app.inject({ method: 'GET', url: `/svc/api/admin/forms/contact/export?format=${format}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      const csv = (await exported('csv')).body.split('\r\n');
+      const header = csv[0]!.replace(/^\uFEFF/, '').split(',');
+      expect(header).toEqual(expect.arrayContaining(['profile', 'profileSubject', 'profileProperties']));
+      const line = csv.find((l) => l.startsWith(`${id},`))!;
+      expect(line).toContain(',member,member-42,{}');
+      const jsonl = (await exported('jsonl')).body.trim().split('\n').map((l) => JSON.parse(l) as { id: number; profile?: unknown });
+      expect(jsonl.find((entry) => entry.id === id)?.profile).toEqual({ name: 'member', properties: {}, subject: 'member-42', issuer: ISSUER });
     });
 
     it('accepts a key the issuer rotated in, fetching its JWKS again for the unknown kid', async () => {

@@ -20,6 +20,8 @@ export interface ExportFile {
 export const CSV_FIXED_COLUMNS = ['id', 'uid', 'title', 'status', 'isSpam', 'createdAt'] as const;
 /** After the fields: what the client said of itself (contract §1). */
 export const CSV_CLIENT_COLUMNS = ['client', 'clientVersion', 'sourceUrl'] as const;
+/** After those, for a form that has submissions made through a named profile (issue #13). */
+export const CSV_PROFILE_COLUMNS = ['profile', 'profileSubject', 'profileProperties'] as const;
 /** Last, for a form with a payment field (issue #12). */
 export const CSV_PAYMENT_COLUMNS = ['paymentStatus', 'paymentAmount', 'paymentCurrency', 'paymentIntent'] as const;
 export const UTF8_BOM = '\uFEFF';
@@ -45,9 +47,15 @@ export function exportFields(form: Form): readonly Field[] {
   return form.fields.filter((f) => f.handle !== null);
 }
 
-export function csvHeader(form: Form): string {
+/** Which optional column groups a form's CSV has; the header and every row agree on it. */
+export interface CsvShape {
+  readonly profiles: boolean;
+}
+
+export function csvHeader(form: Form, shape: CsvShape = { profiles: false }): string {
   const payment = hasPayment(form) ? CSV_PAYMENT_COLUMNS : [];
-  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string), ...CSV_CLIENT_COLUMNS, ...payment]);
+  const profile = shape.profiles ? CSV_PROFILE_COLUMNS : [];
+  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string), ...CSV_CLIENT_COLUMNS, ...profile, ...payment]);
 }
 
 function ids(value: unknown): string[] {
@@ -75,8 +83,15 @@ export function cellText(field: Field, value: unknown, names: ReadonlyMap<string
   return JSON.stringify(tableWithNames(field, value, names));
 }
 
-export function csvRow(form: Form, submission: SubmissionRecord, names: ReadonlyMap<string, string>, payment: PaymentRecord | null = null): string {
+export function csvRow(
+  form: Form,
+  submission: SubmissionRecord,
+  names: ReadonlyMap<string, string>,
+  payment: PaymentRecord | null = null,
+  shape: CsvShape = { profiles: false },
+): string {
   const values = submission.values as Readonly<Record<string, unknown>>;
+  const { profile } = submission;
   return csvLine([
     String(submission.id),
     submission.uid,
@@ -88,6 +103,7 @@ export function csvRow(form: Form, submission: SubmissionRecord, names: Readonly
     submission.client?.name ?? '',
     submission.client?.version ?? '',
     submission.client?.sourceUrl ?? '',
+    ...(shape.profiles ? [profile?.name ?? '', profile?.subject ?? '', profile ? JSON.stringify(profile.properties) : ''] : []),
     ...(hasPayment(form) ? [payment?.status ?? '', payment?.amountFormatted ?? '', payment?.currency ?? '', payment?.intentId ?? ''] : []),
   ]);
 }

@@ -22,6 +22,11 @@ export const EXPORT_BATCH = 1000;
 
 export const EXPORT_CONTENT_TYPES = { csv: 'text/csv; charset=utf-8', jsonl: 'application/jsonl; charset=utf-8' } as const;
 
+async function hasProfileSubmissions(db: Kysely<Database>, formId: number): Promise<boolean> {
+  const row = await db.selectFrom('svc_submissions').select('id').where('form_id', '=', formId).where('profile', 'is not', null).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The export as text chunks; `onRows` hears the running row count after each batch. */
 export async function* exportChunks(
   services: ExportServices,
@@ -29,7 +34,9 @@ export async function* exportChunks(
   query: ExportQuery,
   onRows?: (rows: number) => void,
 ): AsyncGenerator<string> {
-  if (query.format === 'csv') yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form)}`;
+  // Profile columns only for a form some submission came to through a profile: most forms have none.
+  const shape = { profiles: query.format === 'csv' && (await hasProfileSubmissions(services.db, form.id)) };
+  if (query.format === 'csv') yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form, shape)}`;
   let after: KeysetPosition | null = null;
   const paid = form.fields.some((f) => f.type === 'payment');
   let total = 0;
@@ -48,7 +55,7 @@ export async function* exportChunks(
     let chunk = '';
     for (const submission of batch) {
       const payment = payments.get(submission.id) ?? null;
-      chunk += query.format === 'csv' ? csvRow(form, submission, names, payment) : jsonLine(submission, bySubmission.get(submission.id) ?? [], payment);
+      chunk += query.format === 'csv' ? csvRow(form, submission, names, payment, shape) : jsonLine(submission, bySubmission.get(submission.id) ?? [], payment);
     }
     total += batch.length;
     yield chunk;
