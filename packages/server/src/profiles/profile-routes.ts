@@ -13,9 +13,10 @@ import { withLimit } from '../http/rate-limit-hooks.js';
 import { readMultipartSubmit } from '../files/multipart-submit.js';
 import { readBrowserBinding } from '../security/browser-binding.js';
 import { parseSubmitRequest } from '../submissions/submit-request.js';
-import { submitForm, type SubmitInput } from '../submissions/submit-pipeline.js';
+import type { SubmitInput } from '../submissions/submit-pipeline.js';
 import { SERVICE_VERSION } from '../version.js';
-import { authorizeProfile, spendLink, type ProfileServices } from './profile-access.js';
+import { authorizeProfile, type ProfileServices } from './profile-access.js';
+import { submitThroughProfile } from './profile-submit.js';
 import { buildProfileManifest } from './profile-manifest.js';
 import { queryPropertyEntries } from './profile-properties.js';
 import type { ProfileRegistry } from './profile-registry.js';
@@ -71,33 +72,16 @@ export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profi
       const context = isRecord(body['context']) ? body['context'] : {};
       const rawProperties = body['properties'] ?? {};
       if (!isRecord(rawProperties)) throw new SvcError('PROFILE_PROPERTY_INVALID', '`properties` must be an object.');
-      const access = await authorizeProfile(services, profile, {
+      const browser = readBrowserBinding(request, ctx.config.csrf);
+      const result = await submitThroughProfile(ctx.submit, services, profile, {
+        request: parseSubmitRequest(body),
         properties: Object.entries(rawProperties),
         authorization: header(request, 'authorization'),
         token: context['token'] ?? request.query?.['token'],
-        purpose: 'submit',
-      });
-      // A bearer token or a signed link is not ambient like a cookie, so it stands in for CSRF.
-      const csrf: SubmitInput['csrf'] =
-        access.user || access.link || gate.verified ? 'trusted' : { binding: readCookie(request, ctx.config.csrf.cookieName), token: header(request, 'x-csrf-token') };
-      const parsed = parseSubmitRequest(body);
-      const { lockedFields, hiddenFields } = access.context;
-      const browser = readBrowserBinding(request, ctx.config.csrf);
-      const result = await submitForm(ctx.submit, profile.form, {
-        request: { ...parsed, values: { ...parsed.values, ...lockedFields, ...hiddenFields } },
-        csrf,
+        csrf: gate.verified ? 'trusted' : { binding: readCookie(request, ctx.config.csrf.cookieName), token: header(request, 'x-csrf-token') },
         ip: request.ip,
         ...(uploads ? { uploads } : {}),
         ...(browser ? { browser } : {}),
-        profile: {
-          record: {
-            name: profile.name,
-            properties: access.properties,
-            subject: access.user?.subject ?? access.link?.subject ?? null,
-            issuer: access.user?.issuer ?? (access.link ? 'svc' : null),
-          },
-          ...(access.link?.jti && profile.config.singleUse ? { claim: spendLink(profile.name, access.link, services.now) } : {}),
-        },
       });
       return reply.code(result.httpStatus).header('Cache-Control', 'no-store').send(result.body);
     },
