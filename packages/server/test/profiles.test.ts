@@ -9,6 +9,7 @@ import { generateKeyPair, SignJWT, exportSPKI } from 'jose';
 import { describeEachDialect } from './support/dialects.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { startJwksServer, type JwksServer } from './support/jwks-server.js';
+import { postGraphql } from './support/graphql-client.js';
 import type { ProfileFeature } from '../src/profiles/profiles-feature.js';
 
 
@@ -266,6 +267,40 @@ describeEachDialect('named profiles', (target) => {
       const invalid = await submit('feedback', { values: { ...PERSON, email: 'nope' }, context: { token } });
       expect(invalid.statusCode).toBe(422);
       expect((await submit('feedback', { values: PERSON, context: { token } })).statusCode).toBe(200);
+    });
+  });
+  describe('over GraphQL', () => {
+    const SAVE = `mutation ($csrf: SvcCsrfTokenInputType, $hp: SvcHoneypotInputType, $profile: SvcProfileInputType) {
+      save_contact_Submission(csrfToken: $csrf, honeypot: $hp, svcProfile: $profile,
+        firstName: "Posted", lastName: "Posted", email: "posted@example.test", message: "Hello") { id success user { id username } }
+    }`;
+    async function save(variables: Record<string, unknown>) {
+      const form = svc.context.forms.get('contact')!;
+      const { token, cookie } = await svc.csrf();
+      const hp = { name: svc.context.submit.spamFields.honeypotName(form), value: '' };
+      return postGraphql<{ save_contact_Submission: { id: number; user: { id: null; username: string } | null } | null }>(
+        svc, SAVE, { csrf: { name: 'SVC_CSRF_TOKEN', value: token }, hp, ...variables }, { cookie },
+      );
+    }
+
+    it("a member's submit through the profile: locked values forced, and the subject is the submission's user", async () => {
+      const { body } = await save({ profile: { name: 'member', userToken: await member() } });
+      expect(body.errors).toBeUndefined();
+      const saved = body.data!.save_contact_Submission!;
+      expect(saved.user).toEqual({ id: null, username: 'member-42' });
+      const row = await stored(saved.id);
+      expect(row.values).toMatchObject({ email: 'kim@example.test', lastName: 'Member' });
+      expect(row.profile).toMatchObject({ name: 'member', subject: 'member-42' });
+    });
+
+    it('without a profile the user is null; a bad token, another form\'s profile or a spent link are refused with their codes', async () => {
+      expect((await save({})).body.data?.save_contact_Submission?.user).toBeNull();
+      const codeOf = async (variables: Record<string, unknown>) => (await save(variables)).body.errors?.[0]?.extensions?.['code'];
+      expect(await codeOf({ profile: { name: 'member', userToken: 'not-a-jwt' } })).toBe('AUTH_REQUIRED');
+      expect(await codeOf({ profile: { name: 'nope' } })).toBe('PROFILE_NOT_FOUND');
+      const token = await links.sign({ profile: 'feedback', properties: { eventId: 9 }, ttlSeconds: 600, singleUse: true });
+      expect((await save({ profile: { name: 'feedback', token, properties: { eventId: 9 } } })).body.errors).toBeUndefined();
+      expect(await codeOf({ profile: { name: 'feedback', token, properties: { eventId: 9 } } })).toBe('TOKEN_SPENT');
     });
   });
 });

@@ -10,6 +10,7 @@ import {
   type GraphQLFieldConfigMap,
 } from 'graphql';
 import { deprecatedAlias } from './graphql-deprecated-names.js';
+import { JsonScalar } from './graphql-scalars.js';
 
 type Fields = () => GraphQLFieldConfigMap<unknown, unknown>;
 
@@ -93,6 +94,21 @@ export const HoneypotInput = new GraphQLInputObjectType({
 });
 /** Not in interface.md: the same signal REST carries in meta.javascriptTest, so both transports judge spam alike. */
 export const JavascriptTestInput = nameValueInput('SvcJavascriptTestInputType', "The form's javascriptTest {name, value}, as a script-running client sends it back.");
+/** A submit through a named profile (contract §9): what REST's profile submit takes from its request. */
+export const ProfileInput = new GraphQLInputObjectType({
+  name: 'SvcProfileInputType',
+  description: "Submit through a named profile of the form: its rules, locked and hidden values, and its record of who submitted.",
+  fields: {
+    name: { type: new GraphQLNonNull(GraphQLString), description: 'The profile (headless.profiles.<name>)' },
+    properties: { type: JsonScalar, description: "The profile's properties, e.g. {\"eventId\": 42}" },
+    token: { type: GraphQLString, description: "A signed link's token, for a profile that requires one" },
+    userToken: {
+      type: GraphQLString,
+      description: "The signed-in person's JWT, for a profile that requires auth (Authorization is for API tokens here); its subject becomes the submission's user",
+    },
+  },
+});
+
 export const CaptchaInput = nameValueInput('SvcSubmissionCaptchaInputType', 'A captcha response.');
 export const CsrfTokenInput = nameValueInput('SvcCsrfTokenInputType', 'A CSRF token from the form or /svc/tokens.');
 

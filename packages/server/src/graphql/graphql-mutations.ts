@@ -17,10 +17,26 @@ import {
 import { SvcError, type Field, type FieldType, type Form } from '@svc/core';
 import { submitForm } from '../submissions/submit-pipeline.js';
 import type { SubmitResult } from '../submissions/submit-response.js';
-import { CaptchaInput, CsrfTokenInput, HoneypotInput, JavascriptTestInput } from './graphql-helper-types.js';
+import { CaptchaInput, CsrfTokenInput, HoneypotInput, JavascriptTestInput, ProfileInput } from './graphql-helper-types.js';
 import { graphqlHandle, mutationName, type SvcGraphqlContext } from './graphql-context.js';
 import { submissionFields, type HostTypes, type SubmissionSource } from './graphql-submission-types.js';
 import { csrfFromToken, graphqlErrorFor } from './graphql-errors.js';
+import type { AppContext } from '../http/app-context.js';
+import { submitThroughProfile } from '../profiles/profile-submit.js';
+import type { ResolvedProfile } from '../profiles/profile-registry.js';
+
+/** The named profile, which must serve this form: another form's profile is as unknown as none. */
+function profileOf(app: AppContext, name: string, handle: string): ResolvedProfile {
+  const profile = app.profiles.registry.resolve(name);
+  if (profile.form.handle !== handle) throw new SvcError('PROFILE_NOT_FOUND', `Profile "${name.slice(0, 100)}" does not serve this form.`);
+  return profile;
+}
+
+function propertyEntries(properties: unknown): (readonly [string, unknown])[] {
+  if (properties === undefined || properties === null) return [];
+  if (typeof properties !== 'object' || Array.isArray(properties)) throw new SvcError('PROFILE_PROPERTY_INVALID', '`properties` must be an object.');
+  return Object.entries(properties);
+}
 
 const LIST_OF_STRINGS = new GraphQLList(GraphQLString);
 
@@ -62,6 +78,8 @@ function fieldArguments(form: Form): GraphQLFieldConfigArgumentMap {
     csrfToken: { type: CsrfTokenInput, description: 'The CSRF token, unless a bearer token is sent' },
     // Not in interface.md: file fields take drag-and-drop upload ids, which only their uploader may claim.
     uploadToken: { type: GraphQLString, description: 'The X-Svc-Upload-Token the files named in file arguments were uploaded with' },
+    // Not in interface.md: a submit through a named profile (contract §9), as REST's profile submit.
+    svcProfile: { type: ProfileInput, description: 'Submit through a named profile of this form' },
   };
   for (const field of form.fields) {
     const type = field.type === 'mailingList' ? GraphQLInt : ARGUMENT_TYPES[field.type as keyof typeof ARGUMENT_TYPES];
@@ -82,11 +100,11 @@ function valuesFromArguments(form: Form, args: Readonly<Record<string, unknown>>
 }
 
 /** The submit result as a mutation answer: data on success, one error carrying the status otherwise. */
-function answer(form: Form, result: SubmitResult, date: string): SubmissionSource {
+function answer(form: Form, result: SubmitResult, date: string, subject: string | null): SubmissionSource {
   const { body } = result;
   const values = result.stored?.values ?? {};
   // interface.md §8: a reached limit is reported through the submission's submissionLimitReached.
-  if (body.success || body.status === 'limit_reached') return { form, result: body, values, date, files: result.stored?.files ?? [] };
+  if (body.success || body.status === 'limit_reached') return { form, result: body, values, date, files: result.stored?.files ?? [], subject };
   if (body.status === 'validation_failed') {
     throw graphqlErrorFor('VALIDATION_FAILED', body.message ?? 'The submission is not valid.', { fields: body.errors.fields, form: body.errors.form });
   }
@@ -117,7 +135,10 @@ export function createSubmissionMutation(
         const { app, principal, request } = ctx.svc;
         // Look the form up again: a reload may have replaced it since the schema was built.
         const current = app.forms.get(handle);
-        if (!current || !principal.canSubmit(handle)) throw new SvcError('FORM_NOT_FOUND', `Form "${handle}" not found.`);
+        // A profile's own rules decide who may submit through it, as on its REST route.
+        const through = args.svcProfile as { name: string; properties?: unknown; token?: string | null; userToken?: string | null } | undefined;
+        const profile = through ? profileOf(app, through.name, handle) : null;
+        if (!current || (!profile && !principal.canSubmit(handle))) throw new SvcError('FORM_NOT_FOUND', `Form "${handle}" not found.`);
         const values = valuesFromArguments(current, args);
         const honeypot = args.honeypot as { name: string; value: string; timestamp?: string | null } | undefined;
         const javascriptTest = args.javascriptTest as { name: string; value: string } | undefined;
@@ -128,18 +149,26 @@ export function createSubmissionMutation(
           ...(javascriptTest ? { javascriptTest } : {}),
           ...(captcha ? { captchas: [captcha] } : {}),
         };
-        const result = await submitForm(app.submit, current, {
+        const input = {
           request: {
-            intent: 'submit',
+            intent: 'submit' as const,
             values,
             meta,
             context: typeof args.uploadToken === 'string' ? { uploadToken: args.uploadToken } : {},
           },
-          csrf: principal.token ? 'trusted' : csrfFromToken(ctx, (args.csrfToken as { value?: string } | undefined)?.value),
+          csrf: principal.token ? ('trusted' as const) : csrfFromToken(ctx, (args.csrfToken as { value?: string } | undefined)?.value),
           ip: request?.ip ?? null,
           wholeForm: true,
-        });
-        return answer(current, result, result.stored?.createdAt ?? app.submit.now().toISOString());
+        };
+        const result = profile
+          ? await submitThroughProfile(app.submit, app.profiles.services, profile, {
+              ...input,
+              properties: propertyEntries(through?.properties),
+              authorization: through?.userToken ? `Bearer ${through.userToken}` : undefined,
+              token: through?.token ?? undefined,
+            })
+          : { ...(await submitForm(app.submit, current, input)), subject: null };
+        return answer(profile?.form ?? current, result, result.stored?.createdAt ?? app.submit.now().toISOString(), result.subject);
       },
     },
   ];

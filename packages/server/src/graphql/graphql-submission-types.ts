@@ -26,6 +26,8 @@ export interface SubmissionSource {
   readonly date: string;
   /** The files the submission claimed (contract §7). */
   readonly files: readonly UploadRow[];
+  /** The signed-in person a profile submission came from (issue #13), or null. */
+  readonly subject: string | null;
 }
 
 export interface HostTypes {
@@ -37,8 +39,11 @@ export function defaultHostTypes(): Required<HostTypes> {
   return {
     User: new GraphQLObjectType({
       name: 'User',
-      description: 'The author of a submission; svc has no users of its own, so this is null unless a host supplies one.',
-      fields: { id: { type: GraphQLInt }, username: { type: GraphQLString } },
+      description: "The author of a submission: the signed-in person of a profile submission (svc has no users of its own), else null.",
+      fields: {
+        id: { type: GraphQLInt, description: 'Always null: the person is known by the identity provider, not by svc' },
+        username: { type: GraphQLString, description: "The identity provider's subject (`sub`) for the person" },
+      },
     }),
     Asset: new GraphQLObjectType({
       name: 'Asset',
@@ -84,7 +89,7 @@ export function submissionFields(host: Required<HostTypes>): () => GraphQLFieldC
     // contract §4 simulate_success: a flagged submission is answered exactly like a clean one.
     isSpam: { type: GraphQLBoolean, description: 'Always false to the submitter (spam is never revealed)', resolve: () => false },
     spamReasons: { type: GraphQLString, description: 'Never revealed to the submitter', resolve: () => null },
-    user: { type: host.User, description: 'Author', resolve: () => null },
+    user: { type: host.User, description: 'Author', resolve: ({ subject }) => (subject ? { id: null, username: subject } : null) },
     assets: {
       type: new GraphQLList(host.Asset),
       description: 'Files',
