@@ -18,6 +18,10 @@ export const ERROR_CATALOGUE = {
   },
   PAYLOAD_INVALID: { status: 400, message: 'The request body is not valid.' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  // Classic posts (contract §10): what went wrong with svc_payload, so a site developer can act.
+  PAYLOAD_MISSING: { status: 400, message: 'This form has expired; please reload it. (svc_payload was not posted: render it from the properties JSON.)' },
+  PAYLOAD_TAMPERED: { status: 400, message: 'This form has expired; please reload it. (svc_payload or formHash does not open: altered, truncated or for another form.)' },
+  PAYLOAD_EXPIRED: { status: 400, message: 'This form has expired; please reload it. (svc_payload is older than classic.payloadTtlHours.)' },
   MEDIA_TYPE_UNSUPPORTED: {
     status: 415,
     message: 'Send application/json or multipart/form-data.',

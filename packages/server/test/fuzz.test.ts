@@ -444,7 +444,7 @@ describe('fuzzing every route with seeded random requests', () => {
     // The payment routes talk to the local Stripe double, as they would to Stripe.
     double = await startStripeDouble();
     const stripe = { publishableKey: double.publishableKey, secretKey: double.secretKey, webhookSecret: 'whsec_fuzz0123456789', apiUrl: double.url, jsUrl: double.jsUrl };
-    svc = await createTestApp({ config: { ...CONFIG, payments: { stripe, reconcileIntervalMinutes: 0 } } });
+    svc = await createTestApp({ ...(process.env.SVC_FUZZ_LOG ? { logger: { level: 'error' } } : {}), config: { ...CONFIG, payments: { stripe, reconcileIntervalMinutes: 0 } } });
     const forms: FormInfo[] = [];
     for (const form of svc.context.forms.list()) {
       const fileFields = form.fields.filter((f) => f.type === 'file' && f.handle).map((f) => f.handle as string);

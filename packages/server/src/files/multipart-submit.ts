@@ -14,6 +14,8 @@ import { randomToken, sha256 } from '../security/token-crypto.js';
 import { idList, type ReceivedUploads } from '../submissions/submit-files.js';
 
 const FILE_PART = /^files\[([A-Za-z][A-Za-z0-9_]{0,63})\](?:\[(\d{1,3})\]\[(\d{1,3})\])?(?:\[\])?$/;
+/** A classic post's file inputs are named by the field: `cv`, `cv[]`, `table[row][col]` (contract §10). */
+const CLASSIC_FILE_PART = /^([A-Za-z][A-Za-z0-9_]{0,63})(?:\[(\d{1,3})\]\[(\d{1,3})\])?(?:\[\])?$/;
 
 interface Slot {
   readonly handle: string;
@@ -21,13 +23,21 @@ interface Slot {
   readonly column: number | null;
 }
 
+/**
+ * A classic post read as multipart: text entries go to `collect` in order (the caller checks its
+ * CSRF input through the gate before any file is stored), files are named by their field.
+ */
+export interface ClassicMultipart {
+  collect(name: string, value: string): void;
+}
+
 export interface MultipartSubmit {
   readonly body: Record<string, unknown>;
   readonly uploads: ReceivedUploads;
 }
 
-function parseSlot(name: string): Slot | null {
-  const match = FILE_PART.exec(name);
+function parseSlot(name: string, classic: boolean): Slot | null {
+  const match = (classic ? CLASSIC_FILE_PART : FILE_PART).exec(name);
   if (!match) return null;
   const [, handle, row, column] = match;
   return { handle: handle as string, row: row === undefined ? null : Number(row), column: column === undefined ? null : Number(column) };
@@ -70,16 +80,25 @@ function parseSvc(value: unknown): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-export async function readMultipartSubmit(ctx: Pick<AppContext, 'uploads'>, form: Form, request: FastifyRequest, gate: CsrfGate): Promise<MultipartSubmit> {
+export async function readMultipartSubmit(
+  ctx: Pick<AppContext, 'uploads'>,
+  /** The form, or (a classic post, whose form is named by an entry) a function giving it once a file arrives. */
+  form: Form | (() => Promise<Form>),
+  request: FastifyRequest,
+  gate: CsrfGate,
+  classic: ClassicMultipart | null = null,
+): Promise<MultipartSubmit> {
+  let known: Form | null = typeof form === 'function' ? null : form;
+  const formOf = async () => (known ??= await (form as () => Promise<Form>)());
   // Files of a multipart submit belong to this request alone: nobody holds this owner's token.
   const owner = { ownerHash: sha256(randomToken(32)), bindingHash: null };
   const received = new Map<string, { slot: Slot; ids: string[] }>();
   try {
-    return await readParts(ctx, form, request, gate, owner, received);
+    return await readParts(ctx, formOf, request, gate, owner, received, classic);
   } catch (error) {
     // A body refused part-way stores nothing: what it had delivered so far is taken back at once.
     for (const { slot, ids } of received.values()) {
-      for (const id of ids) await ctx.uploads.delete(form, slot.handle, id, owner.ownerHash).catch(() => false);
+      for (const id of ids) if (known) await ctx.uploads.delete(known, slot.handle, id, owner.ownerHash).catch(() => false);
     }
     throw error;
   }
@@ -87,11 +106,12 @@ export async function readMultipartSubmit(ctx: Pick<AppContext, 'uploads'>, form
 
 async function readParts(
   ctx: Pick<AppContext, 'uploads'>,
-  form: Form,
+  formOf: () => Promise<Form>,
   request: FastifyRequest,
   gate: CsrfGate,
   owner: { ownerHash: string; bindingHash: null },
   received: Map<string, { slot: Slot; ids: string[] }>,
+  classic: ClassicMultipart | null,
 ): Promise<MultipartSubmit> {
   let body: Record<string, unknown> | null = null;
   const files: unknown[] = [];
@@ -103,13 +123,15 @@ async function readParts(
 
   for await (const part of multipartParts(request)) {
     if (part.type === 'field') {
-      if (part.fieldname === '_svc') body = parseSvc(part.value);
+      if (classic) classic.collect(part.fieldname, typeof part.value === 'string' ? part.value : '');
+      else if (part.fieldname === '_svc') body = parseSvc(part.value);
       else if (part.fieldname === CSRF_FIELD_NAME && typeof part.value === 'string') gate.offer(part.value);
       else throw new SvcError('PAYLOAD_INVALID', `Unknown part "${part.fieldname.slice(0, 64)}"; send _svc, ${CSRF_FIELD_NAME} and files[…].`);
       continue;
     }
-    const slot = parseSlot(part.fieldname);
-    const target = slot && ctx.uploads.target(form, slot.handle, slot.column);
+    const slot = parseSlot(part.fieldname, classic !== null);
+    const form = slot ? await formOf() : null;
+    const target = slot && form && ctx.uploads.target(form, slot.handle, slot.column);
     if (!slot || !target) {
       await drainPart(part);
       throw new SvcError('PAYLOAD_INVALID', `"${part.fieldname.slice(0, 80)}" does not name a file field of this form.`);
@@ -127,7 +149,7 @@ async function readParts(
       refuse(slot.handle, FIELD_MESSAGES.tooManyFiles(target.maxCount));
       continue;
     }
-    const result = await ctx.uploads.receive(form, target, { stream: part.file, filename: part.filename }, owner);
+    const result = await ctx.uploads.receive(form as Form, target, { stream: part.file, filename: part.filename }, owner);
     if (!result.ok) {
       refuse(slot.handle, result.message);
       continue;
@@ -135,6 +157,7 @@ async function readParts(
     entry.ids.push(result.upload.id);
     files.push([key, result.upload.size, result.upload.sha256]);
   }
+  if (classic) body = { values: {} };
   if (body === null) throw new SvcError('PAYLOAD_INVALID', 'The multipart body needs a _svc part with the JSON payload.');
   const posted = (body.values ?? {}) as Record<string, unknown>;
   const values = posted !== null && typeof posted === 'object' && !Array.isArray(posted) ? withReceived(posted, received) : posted;

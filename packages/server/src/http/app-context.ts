@@ -14,6 +14,7 @@ import type { UploadService } from '../files/upload-service.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { PaymentContext } from '../payments/payment-context.js';
 import type { ProfileFeature } from '../profiles/profiles-feature.js';
+import type { ClassicFeature } from '../classic/classic-feature.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -23,6 +24,7 @@ export interface AppContext {
   readonly submit: SubmitServices;
   readonly payments: PaymentContext;
   readonly profiles: ProfileFeature;
+  readonly classic: ClassicFeature;
   readonly csrf: CsrfTokens | null;
   readonly drafts: DraftService;
   readonly idempotency: IdempotencyStore;

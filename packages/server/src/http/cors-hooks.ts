@@ -25,6 +25,8 @@ const ALLOWED_HEADER_SET = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
 export interface CorsPolicies {
   /** The allow-list of the request's route, from its `config.cors` scope. */
   forRequest(request: FastifyRequest): OriginPolicy;
+  /** A form's allow-list (global ∪ the form's), for routes that learn the form from the body. */
+  forForm(handle: string): OriginPolicy;
   isSameOrigin(request: FastifyRequest, origin: string): boolean;
 }
 
@@ -49,6 +51,9 @@ export function createCorsPolicies(config: Config): CorsPolicies {
       // issue #13: the global list plus the profile's own.
       if (scope === 'profile') return perProfile.get((request.params as { profile?: string }).profile ?? '') ?? globalPolicy;
       return globalPolicy;
+    },
+    forForm(handle) {
+      return perForm.get(handle) ?? globalPolicy;
     },
     isSameOrigin(request, origin) {
       const host = request.host.replace(request.protocol === 'https' ? /:443$/ : /:80$/, '');

@@ -26,6 +26,9 @@ export interface RouteMethods {
 export function collectRouteMethods(app: FastifyInstance): RouteMethods {
   const routes = new Map<string, RoutePattern>();
   app.addHook('onRoute', (route) => {
+    // A catch-all (the classic post's `/svc/*`) names no path of its own: it must not make every
+    // unknown path "allow POST".
+    if (route.url.includes('*')) return;
     const entry = routes.get(route.url) ?? { pattern: patternOf(route.url), methods: new Set<string>() };
     for (const method of [route.method].flat()) entry.methods.add(method);
     routes.set(route.url, entry);

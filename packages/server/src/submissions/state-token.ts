@@ -18,8 +18,8 @@ export interface MultiPageState {
 
 export interface StateTokens {
   seal(state: MultiPageState): string;
-  /** The state, or null when tampered, for another form, or expired. */
-  open(token: string, formUid: string, now: number): MultiPageState | null;
+  /** The state, or null when tampered, for another form, or older than `maxAgeMs` (default 30 minutes). */
+  open(token: string, formUid: string, now: number, maxAgeMs?: number): MultiPageState | null;
 }
 
 function isState(value: unknown): value is MultiPageState {
@@ -45,10 +45,10 @@ export function createStateTokens(secret: string): StateTokens {
   };
   return {
     seal: (state) => sealJson(keyFor(state.formUid), state, state.formUid),
-    open(token, formUid, now) {
+    open(token, formUid, now, maxAgeMs = STATE_TOKEN_TTL_MS) {
       const state = openJson(keyFor(formUid), token, formUid);
       if (!isState(state) || state.formUid !== formUid) return null;
-      if (now - state.issuedAt > STATE_TOKEN_TTL_MS || state.issuedAt > now + 60_000) return null;
+      if (now - state.issuedAt > maxAgeMs || state.issuedAt > now + 60_000) return null;
       return state;
     },
   };

@@ -74,6 +74,8 @@ export interface SubmitInput {
    * transaction (a single-use link spent by it, exactly once).
    */
   readonly profile?: { readonly record: SubmissionProfile; readonly claim?: Claim };
+  /** How old a multi-page state may be (default 30 minutes): the classic payload's own lifetime. */
+  readonly stateMaxAgeMs?: number;
 }
 
 function assertCsrf(services: SubmitServices, input: SubmitInput): void {
@@ -277,7 +279,7 @@ async function runLoaded(services: SubmitServices, form: Form, input: SubmitInpu
   const now = date.getTime();
   const { request } = input;
   const wholeForm = input.wholeForm === true;
-  const loaded = loadState(services.stateTokens, form, request, { wholeForm, draft, now });
+  const loaded = loadState(services.stateTokens, form, request, { wholeForm, draft, now, ...(input.stateMaxAgeMs ? { stateMaxAgeMs: input.stateMaxAgeMs } : {}) });
   if ('httpStatus' in loaded) return loaded;
   const step: Step = {
     form,

@@ -36,7 +36,7 @@ export function loadState(
   stateTokens: StateTokens,
   form: Form,
   request: SubmitRequest,
-  options: { wholeForm: boolean; draft: LoadedDraft | null; now: number },
+  options: { wholeForm: boolean; draft: LoadedDraft | null; now: number; stateMaxAgeMs?: number },
 ): MultiPageState | SubmitResult {
   const { draft, now } = options;
   const start: MultiPageState = draft
@@ -51,7 +51,7 @@ export function loadState(
     }
     return start;
   }
-  const state = stateTokens.open(token, form.uid, now);
+  const state = stateTokens.open(token, form.uid, now, options.stateMaxAgeMs);
   if (!state || state.pageIndex >= form.pages.length) {
     return formError('context_invalid', form, 'Your progress could not be restored or has expired; please start again.');
   }
