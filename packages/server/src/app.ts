@@ -50,6 +50,7 @@ import { missingTemplates } from './notifications/template-check.js';
 import { createDownloadLinks } from './admin/download-links.js';
 import { createPaymentServices, registerPayments } from './payments/payments-feature.js';
 import { createProfileServices, registerProfiles } from './profiles/profiles-feature.js';
+import { createClassicServices, registerClassic } from './classic/classic-feature.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -196,6 +197,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       submit,
       payments: payments.context,
       profiles,
+      classic: createClassicServices(config, { db: database.db, secret, now }),
       drafts,
       idempotency,
       uploads,
@@ -221,6 +223,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await submitRoutes(scope, context);
       await registerProfiles(scope, context, profiles);
       await uploadRoutes(scope, context);
+      await registerClassic(scope, context);
     });
     await csrfRoutes(app, context);
     await registerPayments(app, context, payments, config);

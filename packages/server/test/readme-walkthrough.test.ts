@@ -86,6 +86,14 @@ describeWithService('the README walk-throughs', hasTools ? 'yes' : undefined, 'c
     expect([Number(last?.is_spam), last?.spam_reasons]).toEqual([0, '[]']);
   });
 
+  it('runs the classic-rendering walk-through as written: a form-encoded post stored clean', async () => {
+    const out = await run(shBlock('## Classic rendering'));
+    expect(out).toContain('"fields":["email","firstName","lastName","message"]');
+    expect(out).toContain('{"success":true,"finished":true,"status":"submitted"}');
+    const [last] = await rows(sql`select f.handle, s.is_spam from svc_submissions s join svc_forms f on f.id = s.form_id order by s.id desc limit 1`);
+    expect([last?.handle, Number(last?.is_spam)]).toEqual(['contact', 0]);
+  });
+
   it('runs the payments walk-through against the Stripe double, holding a checkpoint and storing nothing yet', async () => {
     const payments = await createPaymentFixture({ databaseUrl: null });
     try {

@@ -477,6 +477,25 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    classic: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Serve the form-properties JSON and take classic form posts at /svc/submit (contract §10).' }),
+        propertiesPath: Type.String({
+          pattern: '^/[A-Za-z0-9/_.-]*\\{handle\\}[A-Za-z0-9/_.-]*$',
+          default: '/svc/api/forms/{handle}/properties',
+          description: 'Where the form-properties JSON is served; must contain {handle}.',
+        }),
+        sessionStorage: Type.Union([Type.Literal('payload'), Type.Literal('database')], {
+          default: 'payload',
+          description: "Where a rendered form's state lives between posts: `payload` (sealed into svc_payload) or `database` (stored, named by the formHash).",
+        }),
+        payloadTtlHours: Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'How long a rendered form may wait before its svc_payload (or stored session) expires.' }),
+        kid: Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$', default: 'k1', description: 'Key id new svc_payload values are sealed with (a key derived from `secret`).' }),
+        acceptedKids: Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' }), { default: [], description: 'Older key ids still opened while their payloads live (rotation).' }),
+        flashTtlMinutes: Type.Integer({ minimum: 1, maximum: 1440, default: 10, description: 'How long the values and errors of a refused post wait to be shown once after its redirect.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     payments: Type.Object(
       {
         checkpointTtlHours: Type.Integer({

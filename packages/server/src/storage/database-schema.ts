@@ -178,6 +178,20 @@ export interface SpentLinksTable {
   expires_at: string;
 }
 
+export interface ClassicFlashesTable {
+  key_hash: string;
+  form_id: number;
+  sealed: string;
+  expires_at: string;
+}
+
+export interface ClassicSessionsTable {
+  id_hash: string;
+  form_id: number;
+  sealed: string;
+  expires_at: string;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
@@ -191,4 +205,6 @@ export interface Database {
   svc_payment_checkpoints: PaymentCheckpointsTable;
   svc_payment_events: PaymentEventsTable;
   svc_spent_links: SpentLinksTable;
+  svc_classic_flashes: ClassicFlashesTable;
+  svc_classic_sessions: ClassicSessionsTable;
 }

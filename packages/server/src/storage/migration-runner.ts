@@ -13,6 +13,7 @@ import * as addSubmissionClient from './migrations/202611241000-add-submission-c
 import * as addUploadBinding from './migrations/202611241010-add-upload-binding.js';
 import * as createPayments from './migrations/202611241800-create-payments.js';
 import * as addProfiles from './migrations/202611241900-add-profiles.js';
+import * as createClassicTables from './migrations/202611250200-create-classic-tables.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -29,6 +30,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611241010-add-upload-binding': addUploadBinding,
   '202611241800-create-payments': createPayments,
   '202611241900-add-profiles': addProfiles,
+  '202611250200-create-classic-tables': createClassicTables,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -15,10 +15,12 @@ export interface PurgeReport {
   /** Submissions past their retention (issue #5), and spam past the spam retention. */
   readonly submissions: number;
   readonly spam: number;
+  /** Classic-post flashes nobody came back for, and expired stored classic sessions (issue #14). */
+  readonly classicFlashes: number;
 }
 
 export async function purgeExpired(
-  ctx: Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database'>,
+  ctx: Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database' | 'classic'>,
 ): Promise<PurgeReport> {
   const now = ctx.submit.now();
   // Retention first: the files of the submissions it deletes are released, and then purged below.
@@ -28,6 +30,7 @@ export async function purgeExpired(
     idempotencyKeys: await ctx.idempotency.purgeExpired(now),
     uploads: await ctx.uploads.purgeUnattached(now),
     ...retention,
+    classicFlashes: (await ctx.classic.flashes.purge()) + (await ctx.classic.carrier.purge(now)),
   };
 }
 
@@ -37,7 +40,7 @@ export function startPurgeJob(ctx: AppContext, log: FastifyBaseLogger): { stop()
   const run = () => {
     purgeExpired(ctx).then(
       (report) => {
-        if (report.drafts + report.idempotencyKeys + report.uploads + report.submissions + report.spam > 0) log.info(report, 'purged expired data');
+        if (report.drafts + report.idempotencyKeys + report.uploads + report.submissions + report.spam + report.classicFlashes > 0) log.info(report, 'purged expired data');
       },
       (error: unknown) => log.error({ err: error }, 'purge failed; will retry next hour'),
     );

@@ -1,0 +1,73 @@
+/**
+ * How a classic post is answered (contract §10): JSON for a script (`Accept: application/json` or
+ * `X-Requested-With: XMLHttpRequest`), with the keys a Freeform ajax client reads; otherwise a 303
+ * redirect, to the form's return URL when it is finished, else back to the page that posted with
+ * a one-time flash key. A redirect only ever goes to an origin the form allows: never an open one.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SubmitBody } from '../submissions/submit-response.js';
+import type { OriginPolicy } from '../security/origin-policy.js';
+
+export const FLASH_PARAM = 'svc_flash';
+
+/** Whether the poster is a script that wants JSON rather than a page to go to. */
+export function wantsJson(request: FastifyRequest): boolean {
+  const accept = String(request.headers.accept ?? '');
+  return /\bapplication\/json\b/i.test(accept) || String(request.headers['x-requested-with'] ?? '').toLowerCase() === 'xmlhttprequest';
+}
+
+/** The JSON answer: the submit object's outcome under the names a Freeform ajax client reads. */
+export function classicJson(body: SubmitBody, next: { payload: string | null; hash: string; honeypot: { name: string; value: string } | null }) {
+  return {
+    success: body.success,
+    finished: body.complete,
+    status: body.status,
+    submissionId: body.submission?.id ?? null,
+    submissionToken: body.submission?.token ?? null,
+    errors: body.errors.fields,
+    formErrors: body.errors.form,
+    message: body.message,
+    returnUrl: body.redirect?.url ?? null,
+    page: { index: body.page.currentIndex, total: body.page.total },
+    hash: next.hash,
+    svc_payload: next.payload,
+    honeypot: next.honeypot,
+    draft: body.draft,
+  };
+}
+
+/**
+ * Where the browser came from, when the form may send it back there: the Referer's origin must be
+ * this service's own or one the form allows. Null otherwise (then a plain page answers instead).
+ */
+export function safeReferer(request: FastifyRequest, policy: OriginPolicy, isSameOrigin: (origin: string) => boolean): URL | null {
+  const referer = request.headers.referer;
+  if (typeof referer !== 'string' || referer.length > 4096) return null;
+  let url: URL;
+  try {
+    url = new URL(referer);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  return isSameOrigin(url.origin) || policy.check(url.origin) === 'credentialed' ? url : null;
+}
+
+/** The page to go back to, with the flash key in place of any earlier one and no fragment kept but the form's anchor. */
+export function backTo(referer: URL, flashKey: string, anchor: string): string {
+  const url = new URL(referer);
+  url.searchParams.set(FLASH_PARAM, flashKey);
+  url.hash = anchor;
+  return url.toString();
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A plain page for a browser that cannot be sent back (no usable Referer): it still learns what happened. */
+export function plainPage(reply: FastifyReply, status: number, title: string, lines: readonly string[]): FastifyReply {
+  const body = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+  return reply.code(status).header('Content-Security-Policy', "default-src 'none'").header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+}

@@ -1,0 +1,196 @@
+/**
+ * The classic routes (interface.md §2.10, §4.7; contract §10): the form-properties JSON, its
+ * no-store visitor parts, and the form post at `POST /svc/submit` (or any other unrouted svc path
+ * whose body says `action=svc/submit`), form-encoded or multipart. Thin: parsing and shaping here,
+ * the post itself in classic-post.ts.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SvcError, type Form } from '@svc/core';
+import type { AppContext } from '../http/app-context.js';
+import { resolveHeadlessForm } from '../http/form-access.js';
+import { withLimit } from '../http/rate-limit-hooks.js';
+import { manifestData } from '../forms/manifest-builder.js';
+import { readMultipartSubmit } from '../files/multipart-submit.js';
+import { randomToken } from '../security/token-crypto.js';
+import type { SubmitBody } from '../submissions/submit-response.js';
+import { backTo, classicJson, plainPage, safeReferer, wantsJson } from './classic-answer.js';
+import { CLASSIC_ACTION, entryValue, type Entries } from './classic-entries.js';
+import type { ClassicFeature } from './classic-feature.js';
+import type { ClassicFlash } from './classic-flash.js';
+import type { ClassicPayload } from './classic-payload.js';
+import { carriedBy, classicForm, runClassicPost, type ClassicPostServices } from './classic-post.js';
+import { buildClassicProperties, visitorParts, type ClassicRenderDeps } from './classic-properties.js';
+
+export const CLASSIC_SUBMIT_PATH = '/svc/submit';
+const FORM_BODY_LIMIT = 1_048_576;
+
+export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const classic = ctx.classic;
+  const { submit, config } = ctx;
+  const render: ClassicRenderDeps = { seals: classic.seals, storage: classic.carrier.storage, csrf: ctx.csrf, spamFields: submit.spamFields, actionUrl: CLASSIC_SUBMIT_PATH, now: submit.now };
+  const postServices: ClassicPostServices = {
+    config,
+    forms: ctx.forms,
+    submit,
+    seals: classic.seals,
+    carrier: classic.carrier,
+    spamFields: submit.spamFields,
+    captcha: submit.captcha,
+    payloadTtlMs: classic.payloadTtlMs,
+  };
+
+  /** A new rendered form: its nonce binds the CSRF input, its fill timestamp the honeypot's timing. */
+  const freshPayload = (form: Form): ClassicPayload => {
+    const now = submit.now().getTime();
+    return { formUid: form.uid, nonce: randomToken(16), renderedAt: now, fillTimestamp: submit.fillTimestamps.issue(form, now), state: null };
+  };
+
+  /** The flash's state when it still opens, else a new form (a finished or expired one starts afresh). */
+  const stateOf = async (form: Form, flash: ClassicFlash | null): Promise<{ payload: ClassicPayload; carried: string }> => {
+    if (flash?.carried) {
+      const payload = await classic.carrier.open(form, flash.carried, submit.now().getTime()).catch(() => null);
+      if (payload) return { payload, carried: flash.carried };
+    }
+    const payload = freshPayload(form);
+    return { payload, carried: await classic.carrier.keep(form, payload, null) };
+  };
+
+  const propertiesPath = config.classic.propertiesPath.replace('{handle}', ':handle');
+  app.get<{ Params: { handle: string }; Querystring: Record<string, unknown> }>(propertiesPath, { config: { cors: 'form' }, onRequest: ctx.guard }, async (request, reply) => {
+    const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
+    const key = request.query?.['flash'];
+    const flash = typeof key === 'string' ? await classic.flashes.take(form.id, key) : null;
+    const { payload, carried } = await stateOf(form, flash);
+    const pageIndex = flash && !flash.finished && flash.pageIndex < form.pages.length ? flash.pageIndex : 0;
+    const data = manifestData(ctx.manifests.get(form), () => payload.fillTimestamp ?? '');
+    const properties = buildClassicProperties(render, form, data, { payload, carried, pageIndex, flash });
+    // Per visitor (payload, CSRF, flash): never cached by anyone.
+    return reply.header('Cache-Control', 'no-store').send({ ...properties, ...(typeof key === 'string' && !flash ? { warnings: ['flash_not_found'] } : {}) });
+  });
+
+  app.get<{ Params: { handle: string } }>(`${propertiesPath}/session`, { config: { cors: 'form' }, onRequest: ctx.guard }, async (request, reply) => {
+    const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
+    // The parts a cached page must not reuse: a fresh form's hash, payload, CSRF input and honeypot.
+    const { payload, carried } = await stateOf(form, null);
+    return reply.header('Cache-Control', 'no-store').send(visitorParts(render, form, { payload, carried, pageIndex: 0, flash: null }));
+  });
+
+  const answerPost = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('Cache-Control', 'no-store');
+    const multipart = request.isMultipart();
+    // Only a form post (entries) or multipart is classic; anything else sent here is not ours.
+    if (!multipart && !(request.body instanceof FormEntries)) return reply.callNotFound();
+    const collected: [string, string][] = [];
+    let entries: Entries = multipart ? collected : (request.body as FormEntries).entries;
+    let form: Form | null = null;
+    const json = wantsJson(request);
+    try {
+      let fileValues: Record<string, unknown> | undefined;
+      let uploads;
+      if (multipart) {
+        // Entries arrive before files in a well-formed page; the form, payload and CSRF are checked
+        // before the first file is stored, so a forged post stores nothing.
+        // Entries arrive before files in a well-formed page; the form, its origin, payload and CSRF
+        // input are checked when the first file arrives, before it is stored: a forged post stores nothing.
+        let checked: Form | null = null;
+        const check = async (): Promise<Form> => {
+          if (checked) return checked;
+          const { form: named, sessionId } = classicForm(postServices, collected);
+          assertOrigin(request, named);
+          const payload = await classic.carrier.open(named, carriedBy(postServices, collected, sessionId), submit.now().getTime());
+          if (ctx.csrf) classic.seals.checkCsrf(payload, entryValue(collected, 'SVC_CSRF_TOKEN'));
+          form = named;
+          return (checked = named);
+        };
+        // Files are checked through `check` (the form getter); the gate itself has nothing to add.
+        const gate = { offer: () => undefined, require: () => undefined, get verified() { return checked !== null; } };
+        const read = await readMultipartSubmit(ctx, check, request, gate, { collect: (name, value) => collected.push([name, value]) });
+        entries = collected;
+        fileValues = read.body.values as Record<string, unknown>;
+        uploads = read.uploads;
+      }
+      // Another svc path without `action=svc/submit` answers as if this handler were not here.
+      if (entryValue(entries, 'action') !== CLASSIC_ACTION) return request.url.split('?')[0] === CLASSIC_SUBMIT_PATH ? missingAction() : reply.callNotFound();
+      form = assertOrigin(request, classicForm(postServices, entries).form);
+      const outcome = await runClassicPost(postServices, { entries, ip: request.ip, ...(uploads ? { uploads, fileValues } : {}) });
+      return await answer(request, reply, json, outcome.form, outcome.result.body, outcome.carried, outcome.posted);
+    } catch (error) {
+      if (!(error instanceof SvcError) || !form || json) throw error;
+      // A refused post of a known form goes back to its page with the reason, once.
+      const flash: ClassicFlash = { pageIndex: 0, values: {}, errors: {}, formErrors: [error.message], carried: null, finished: false, message: null, submissionId: null, draft: null };
+      return back(request, reply, form, flash, error.status, [error.message]);
+    }
+  };
+
+  /** A browser post carries its page's Origin (or at least a Referer); it must be one the form allows. */
+  function assertOrigin(request: FastifyRequest, form: Form): Form {
+    const origin = request.headers.origin ?? refererOrigin(request);
+    if (!origin || origin === 'null' || ctx.cors.isSameOrigin(request, origin)) return form;
+    if (!ctx.cors.forForm(form.handle).check(origin)) throw new SvcError('ORIGIN_NOT_ALLOWED');
+    return form;
+  }
+
+  async function answer(request: FastifyRequest, reply: FastifyReply, json: boolean, form: Form, body: SubmitBody, carried: string | null, posted: Readonly<Record<string, unknown>>) {
+    const honeypot = form.settings.spam.honeypot ? { name: submit.spamFields.honeypotName(form), value: '' } : null;
+    const stored = classic.carrier.storage === 'database';
+    if (json) {
+      // Refusals answer 200 with success false, as the Freeform ajax client expects; limits keep 429.
+      const status = body.status === 'limit_reached' ? 429 : 200;
+      const hash = classic.seals.formHash(form, body.page.currentIndex, stored ? carried : null);
+      return reply.code(status).send(classicJson(body, { payload: stored ? null : carried, hash, honeypot }));
+    }
+    if (body.complete && body.redirect?.url) return reply.redirect(body.redirect.url, 303);
+    const failed = !body.success;
+    const flash: ClassicFlash = {
+      pageIndex: body.page.currentIndex,
+      // A refused page shows what was posted; a page moved to shows what is known of it.
+      values: failed ? posted : body.state.values,
+      errors: body.errors.fields,
+      formErrors: body.errors.form.length > 0 ? body.errors.form : failed && body.message ? [body.message] : [],
+      carried,
+      finished: body.complete,
+      message: body.message,
+      submissionId: body.submission?.id ?? null,
+      draft: body.draft,
+    };
+    const lines = [body.message ?? '', ...body.errors.form, ...Object.values(body.errors.fields).flat()].filter((line) => line !== '');
+    return back(request, reply, form, flash, failed ? 422 : 200, lines);
+  }
+
+  async function back(request: FastifyRequest, reply: FastifyReply, form: Form, flash: ClassicFlash, status: number, lines: readonly string[]) {
+    const referer = safeReferer(request, ctx.cors.forForm(form.handle), (origin) => ctx.cors.isSameOrigin(request, origin));
+    if (!referer) return plainPage(reply, status, status < 400 ? 'Thank you' : 'The form was not sent', lines.length > 0 ? lines : ['Go back to the form to continue.']);
+    const key = await classic.flashes.put(form.id, flash);
+    return reply.redirect(backTo(referer, key, `${form.handle}-form`), 303);
+  }
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+      // Entries in order, repeated names kept: checkbox groups and multi-selects post one per value.
+      done(null, new FormEntries([...new URLSearchParams(body as string)]));
+    });
+    const options = { config: { cors: 'all' as const }, onRequest: withLimit(ctx.guard, ctx.limits.submit) };
+    scope.post(CLASSIC_SUBMIT_PATH, options, answerPost);
+    // Sites post to whatever path their template says; `action=svc/submit` in the body decides.
+    scope.post('/svc/*', options, answerPost);
+  });
+}
+
+/** A form-encoded body as this scope's parser made it (a JSON array is not one). */
+class FormEntries {
+  constructor(readonly entries: Entries) {}
+}
+
+function missingAction(): never {
+  throw new SvcError('PAYLOAD_INVALID', `A classic post carries action=${CLASSIC_ACTION}.`);
+}
+
+function refererOrigin(request: FastifyRequest): string | undefined {
+  const referer = request.headers.referer;
+  if (typeof referer !== 'string') return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}

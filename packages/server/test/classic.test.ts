@@ -1,0 +1,301 @@
+/**
+ * Classic rendering (issue #14, contract §10, interface.md §2.10 and §4.7): the form-properties
+ * JSON, and plain HTML forms posted form-encoded or multipart to /svc/submit, answered with JSON
+ * for scripts and 303 redirects for browsers, on SQLite and PostgreSQL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect } from './support/dialects.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+import { multipartBody } from './support/multipart-body.js';
+import { paddedPdf } from './support/sample-files.js';
+
+const SITE = 'http://localhost:5173';
+const PAGE = `${SITE}/contact`;
+const PERSON = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.test', message: 'Hello from a plain form' };
+
+type Properties = Record<string, any>;
+
+describeEachDialect('classic rendering', (target) => {
+  let svc: TestApp;
+  beforeAll(async () => {
+    svc = await createTestApp({
+      config: {
+        database: { url: target.url() },
+        headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true } } },
+      },
+    });
+  });
+  afterAll(async () => {
+    await svc?.close();
+  });
+
+  async function properties(handle: string, query = ''): Promise<Properties> {
+    const res = await svc.app.inject({ method: 'GET', url: `/svc/api/forms/${handle}/properties${query}` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    return res.json<Properties>();
+  }
+
+  /** The entries a rendered page posts: action, formHash, payload, CSRF, honeypot, then the fields. */
+  function entriesOf(props: Properties, fields: Record<string, string | readonly string[]>, extra: [string, string][] = []): [string, string][] {
+    const out: [string, string][] = [['action', props.action], ['formHash', props.hash]];
+    if (props.svc_payload !== undefined) out.push(['svc_payload', props.svc_payload]);
+    if (props.csrf) out.push([props.csrf.name, props.csrf.token]);
+    if (props.honeypot) out.push([props.honeypot.name, props.honeypot.value]);
+    for (const [name, value] of Object.entries(fields)) {
+      if (typeof value === 'string') out.push([name, value]);
+      else for (const item of value) out.push([`${name}[]`, item]);
+    }
+    return [...out, ...extra];
+  }
+
+  function post(entries: [string, string][], headers: Record<string, string> = {}, url = '/svc/submit') {
+    return svc.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE, referer: PAGE, ...headers },
+      payload: new URLSearchParams(entries).toString(),
+    });
+  }
+
+  async function count(handle: string): Promise<number> {
+    const form = svc.context.forms.get(handle)!;
+    const row = await svc.context.database.db.selectFrom('svc_submissions').select((eb) => eb.fn.countAll<number>().as('n')).where('form_id', '=', form.id).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  describe('the properties JSON', () => {
+    it('carries every key of interface.md §2.10 under its own name, and the page to draw', async () => {
+      const props = await properties('contact');
+      for (const key of ['hash', 'handle', 'ajax', 'ajaxEnabled', 'disableSubmit', 'disableReset', 'showSpinner', 'showLoadingText', 'loadingText', 'class', 'method', 'enctype', 'successMessage', 'errorMessage', 'honeypot', 'svc_payload', 'anchor', 'csrf', 'action']) {
+        expect(props, key).toHaveProperty(key);
+      }
+      expect(props).toMatchObject({
+        handle: 'contact',
+        method: 'post',
+        enctype: 'application/x-www-form-urlencoded',
+        action: 'svc/submit',
+        actionUrl: '/svc/submit',
+        honeypot: { name: expect.any(String), value: '' },
+        csrf: { name: 'SVC_CSRF_TOKEN', token: expect.any(String) },
+        successMessage: 'Thanks, we got your message.',
+        pageCount: 1,
+        values: {},
+        errors: {},
+      });
+      expect(props.captcha).toBeUndefined();
+      expect(Object.keys(props.page.fields)).toEqual(['firstName', 'lastName', 'email', 'message']);
+      expect(props.page.fields.email).toMatchObject({ handle: 'email', required: true, label: 'Email' });
+    });
+
+    it('says multipart for a page with a file field, and gives a fresh payload to every visitor', async () => {
+      const first = await properties('job-application');
+      expect(first.enctype).toBe('multipart/form-data');
+      expect(first.pageCount).toBe(2);
+      const second = await properties('job-application');
+      expect(second.svc_payload).not.toBe(first.svc_payload);
+      const session = await svc.app.inject({ method: 'GET', url: '/svc/api/forms/job-application/properties/session' });
+      expect(session.headers['cache-control']).toBe('no-store');
+      expect(Object.keys(session.json()).sort()).toEqual(['csrf', 'hash', 'honeypot', 'svc_payload']);
+    });
+  });
+
+  describe('a plain form post', () => {
+    it('stores a valid post and sends the browser back to its page with the success shown once', async () => {
+      const before = await count('contact');
+      const res = await post(entriesOf(await properties('contact'), PERSON));
+      expect(res.statusCode, res.body).toBe(303);
+      const location = new URL(res.headers.location as string);
+      expect(location.origin + location.pathname).toBe(PAGE);
+      expect(location.hash).toBe('#contact-form');
+      expect(await count('contact')).toBe(before + 1);
+      const flash = location.searchParams.get('svc_flash')!;
+      const shown = await properties('contact', `?flash=${flash}`);
+      expect(shown).toMatchObject({ finished: true, message: 'Thanks, we got your message.', submissionId: expect.any(Number) });
+      // Exactly once: the key is spent.
+      const again = await properties('contact', `?flash=${flash}`);
+      expect(again).toMatchObject({ finished: false, warnings: ['flash_not_found'] });
+    });
+
+    it('answers a script with JSON (Accept or X-Requested-With) in the keys a Freeform ajax client reads', async () => {
+      const res = await post(entriesOf(await properties('contact'), PERSON), { 'x-requested-with': 'XMLHttpRequest' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ success: true, finished: true, submissionId: expect.any(Number), submissionToken: expect.any(String), errors: {}, formErrors: [], svc_payload: null });
+      const invalid = await post(entriesOf(await properties('contact'), { ...PERSON, email: 'not an email' }), { accept: 'application/json' });
+      expect(invalid.statusCode).toBe(200);
+      expect(invalid.json()).toMatchObject({ success: false, finished: false, errors: { email: [expect.any(String)] }, svc_payload: expect.any(String) });
+    });
+
+    it('sends a refused post back with the posted values and the errors, shown exactly once', async () => {
+      const before = await count('contact');
+      const res = await post(entriesOf(await properties('contact'), { ...PERSON, email: '<b>nope</b>' }));
+      expect(res.statusCode).toBe(303);
+      expect(await count('contact')).toBe(before);
+      const flash = new URL(res.headers.location as string).searchParams.get('svc_flash')!;
+      const shown = await properties('contact', `?flash=${flash}`);
+      expect(shown.values).toMatchObject({ email: '<b>nope</b>', firstName: 'Ann' });
+      expect(shown.errors.email).toHaveLength(1);
+      expect(shown.formErrors).toEqual(['Please correct the errors below.']);
+      // The page posts again with the payload it was handed, and succeeds.
+      const fixed = await post(entriesOf(shown, PERSON));
+      expect(fixed.statusCode).toBe(303);
+      expect(await count('contact')).toBe(before + 1);
+    });
+
+    it('a replayed final post stores one submission', async () => {
+      const before = await count('contact');
+      const entries = entriesOf(await properties('contact'), PERSON);
+      const answers = await Promise.all([post(entries, { accept: 'application/json' }), post(entries, { accept: 'application/json' })]);
+      expect(answers.map((a) => a.json().submissionId), answers.map((a) => a.body).join('\n')).toEqual([answers[0]!.json().submissionId, answers[0]!.json().submissionId]);
+      expect(await post(entries, { accept: 'application/json' }).then((a) => a.json().submissionId)).toBe(answers[0]!.json().submissionId);
+      expect(await count('contact')).toBe(before + 1);
+    });
+
+    it('takes the post at any svc path whose body says action=svc/submit, and drops undeclared entries', async () => {
+      const before = await count('contact');
+      const res = await post(entriesOf(await properties('contact'), PERSON, [['isAdmin', '1'], ['id', '7']]), { accept: 'application/json' }, '/svc/forms/contact/send');
+      expect(res.json()).toMatchObject({ success: true });
+      expect(await count('contact')).toBe(before + 1);
+      const row = await svc.context.database.db.selectFrom('svc_submissions').select('values').where('id', '=', res.json().submissionId).executeTakeFirstOrThrow();
+      expect(Object.keys(JSON.parse(row.values))).not.toContain('isAdmin');
+      // Without the action entry another path is simply not found.
+      const other = await post([['firstName', 'x']], {}, '/svc/forms/contact/send');
+      expect(other.statusCode).toBe(404);
+    });
+  });
+
+  describe('multi-page, with no JavaScript', () => {
+    it('walks next and back through the payload, skipping the page its rule hides, and submits once', async () => {
+      let props = await properties('application');
+      expect(props.pageCount).toBe(3);
+      const step = async (fields: Record<string, string>, action: string) => {
+        const res = await post(entriesOf(props, fields, [['svc-action', action]]));
+        expect(res.statusCode, res.body).toBe(303);
+        props = await properties('application', `?flash=${new URL(res.headers.location as string).searchParams.get('svc_flash')}`);
+        return props;
+      };
+      const page1 = await step({ fullName: 'Ann Lee', email: 'ann@example.test', applicantType: 'individual' }, 'submit');
+      // The company page is skipped by its rule for an individual.
+      expect(page1.page.index).toBe(2);
+      const backAgain = await step({}, 'back');
+      expect(backAgain.page.index).toBe(0);
+      expect(backAgain.values).toMatchObject({ fullName: 'Ann Lee' });
+      await step({ fullName: 'Ann Lee', email: 'ann@example.test', applicantType: 'individual' }, 'submit');
+      const before = await count('application');
+      const done = await step({ agree: '1' }, 'submit');
+      expect(done.formErrors, JSON.stringify(done.errors)).toEqual([]);
+      expect(done.finished).toBe(true);
+      expect(await count('application')).toBe(before + 1);
+    });
+  });
+
+  describe('files, multipart', () => {
+    it('stores a file posted by a plain file input named by its field', async () => {
+      const props = await properties('job-application');
+      const entries = entriesOf(props, { role: 'Frontend engineer' });
+      const body = multipartBody([...entries.map(([name, value]) => ({ name, value })), { name: 'cv', filename: 'cv.pdf', contentType: 'application/pdf', data: paddedPdf() }]);
+      const res = await svc.app.inject({ method: 'POST', url: '/svc/submit', headers: { ...body.headers, origin: SITE, accept: 'application/json' }, payload: body.payload });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json(), res.body).toMatchObject({ success: true, page: { index: 1 } });
+    });
+
+    it('stores nothing when the payload of a multipart post does not open', async () => {
+      const props = await properties('job-application');
+      const entries = entriesOf(props, { role: 'x' }).map(([n, v]): [string, string] => [n, n === 'svc_payload' ? `${v.slice(0, -4)}AAAA` : v]);
+      const body = multipartBody([...entries.map(([name, value]) => ({ name, value })), { name: 'cv', filename: 'forged.pdf', contentType: 'application/pdf', data: paddedPdf() }]);
+      const res = await svc.app.inject({ method: 'POST', url: '/svc/submit', headers: { ...body.headers, origin: SITE, accept: 'application/json' }, payload: body.payload });
+      expect(res.json()).toMatchObject({ code: 'PAYLOAD_TAMPERED' });
+      expect(await svc.context.database.db.selectFrom('svc_files').select('id').where('name', '=', 'forged.pdf').where('submission_id', 'is', null).execute()).toHaveLength(0);
+    });
+  });
+
+  describe('bad input: a clear error, nothing stored', () => {
+    it('tells a missing, a tampered, a foreign and an expired payload apart', async () => {
+      const props = await properties('contact');
+      const json = { accept: 'application/json' };
+      const code = async (entries: [string, string][]) => (await post(entries, json)).json().code;
+      const without = entriesOf(props, PERSON).filter(([n]) => n !== 'svc_payload');
+      expect(await code(without)).toBe('PAYLOAD_MISSING');
+      expect(await code(entriesOf({ ...props, svc_payload: `${props.svc_payload.slice(0, 30)}` }, PERSON))).toBe('PAYLOAD_TAMPERED');
+      const other = await properties('job-application');
+      expect(await code(entriesOf({ ...props, svc_payload: other.svc_payload }, PERSON))).toBe('PAYLOAD_TAMPERED');
+      expect(await code(entriesOf({ ...props, hash: `${props.hash.slice(0, -2)}xx` }, PERSON))).toBe('PAYLOAD_TAMPERED');
+      // A payload rendered 25 hours ago (classic.payloadTtlHours is 24 by default).
+      const form = svc.context.forms.get('contact')!;
+      const seals = svc.context.classic.seals;
+      const opened = seals.openPayload(form, props.svc_payload, Date.now());
+      const stale = seals.sealPayload({ ...opened, renderedAt: Date.now() - 25 * 3_600_000 });
+      const expired = (await post(entriesOf({ ...props, svc_payload: stale }, PERSON), json)).json();
+      expect(expired).toMatchObject({ code: 'PAYLOAD_EXPIRED', message: expect.stringContaining('This form has expired; please reload it.') });
+    });
+
+    it('refuses a missing or foreign CSRF input, a disallowed origin, and sends a browser back with the reason', async () => {
+      const props = await properties('contact');
+      const before = await count('contact');
+      const noCsrf = entriesOf(props, PERSON).filter(([n]) => n !== 'SVC_CSRF_TOKEN');
+      expect((await post(noCsrf, { accept: 'application/json' })).json()).toMatchObject({ code: 'CSRF_INVALID' });
+      const foreign = entriesOf({ ...props, csrf: (await properties('contact')).csrf }, PERSON);
+      expect((await post(foreign, { accept: 'application/json' })).json()).toMatchObject({ code: 'CSRF_INVALID' });
+      const evil = await post(entriesOf(props, PERSON), { origin: 'https://evil.example', referer: 'https://evil.example/x' });
+      expect(evil.statusCode).toBe(403);
+      const back = await post(noCsrf);
+      expect(back.statusCode).toBe(303);
+      const shown = await properties('contact', `?flash=${new URL(back.headers.location as string).searchParams.get('svc_flash')}`);
+      expect(shown.formErrors).toEqual(['The CSRF token is missing or invalid.']);
+      expect(await count('contact')).toBe(before);
+    });
+
+    it('never redirects off the allowed origins: a foreign Referer gets a plain page with escaped text', async () => {
+      const res = await post(entriesOf(await properties('contact'), { ...PERSON, email: '<script>x</script>' }), { origin: SITE, referer: 'https://elsewhere.example/page' });
+      expect(res.statusCode).toBe(422);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.body).not.toContain('<script>x');
+    });
+
+    it('treats a filled honeypot as spam, answering like success', async () => {
+      const props = await properties('contact');
+      const entries = entriesOf(props, PERSON).map(([n, v]): [string, string] => [n, n === props.honeypot.name ? 'i am a bot' : v]);
+      const res = await post(entries, { accept: 'application/json' });
+      expect(res.json()).toMatchObject({ success: true, finished: true });
+      const row = await svc.context.database.db.selectFrom('svc_submissions').select('is_spam').where('id', '=', res.json().submissionId).executeTakeFirstOrThrow();
+      expect(Number(row.is_spam)).toBe(1);
+    });
+  });
+  describe('session storage in the database', () => {
+    let stored: TestApp;
+    beforeAll(async () => {
+      stored = await createTestApp({ config: { database: { url: target.url() }, classic: { sessionStorage: 'database' } } });
+    });
+    afterAll(async () => {
+      await stored?.close();
+    });
+    const get = async (query = ''): Promise<Properties> => (await stored.app.inject({ method: 'GET', url: `/svc/api/forms/application/properties${query}` })).json<Properties>();
+    const send = (entries: [string, string][]) =>
+      stored.app.inject({ method: 'POST', url: '/svc/submit', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE, referer: PAGE }, payload: new URLSearchParams(entries).toString() });
+
+    it('sends no svc_payload: the signed formHash names the stored state, which moves on with each step', async () => {
+      const props = await get();
+      expect(props.svc_payload).toBeUndefined();
+      expect(props.hash).toMatch(/^\d+-0-[A-Za-z0-9]{22}-[A-Za-z0-9_-]{22}$/);
+      const res = await send(entriesOf(props, { fullName: 'Ann Lee', email: 'ann@example.test', applicantType: 'company' }, [['svc-action', 'submit']]));
+      expect(res.statusCode, res.body).toBe(303);
+      const next = await get(`?flash=${new URL(res.headers.location as string).searchParams.get('svc_flash')}`);
+      expect(next.page.index).toBe(1);
+      expect(next.hash.split('-')[2]).toBe(props.hash.split('-')[2]);
+      const rows = await stored.context.database.db.selectFrom('svc_classic_sessions').select('sealed').execute();
+      expect(rows.length).toBeGreaterThan(0);
+      expect(JSON.stringify(rows)).not.toContain('Ann Lee');
+    });
+
+    it('tells an altered hash from a session that is gone', async () => {
+      const props = await get();
+      const json = async (entries: [string, string][]) =>
+        (await stored.app.inject({ method: 'POST', url: '/svc/submit', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, payload: new URLSearchParams(entries).toString() })).json();
+      const [formId, page, sid, mac] = props.hash.split('-');
+      const otherSid = `${sid.slice(0, -1)}${sid.endsWith('A') ? 'B' : 'A'}`;
+      expect(await json(entriesOf({ ...props, hash: `${formId}-${page}-${otherSid}-${mac}` }, {}))).toMatchObject({ code: 'PAYLOAD_TAMPERED' });
+      await stored.context.database.db.deleteFrom('svc_classic_sessions').execute();
+      expect(await json(entriesOf(props, {}))).toMatchObject({ code: 'PAYLOAD_EXPIRED' });
+    });
+  });
+});
