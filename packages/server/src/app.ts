@@ -229,7 +229,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await registerPayments(app, context, payments, config);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     await adminRoutes(app, context);
-    if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir);
+    if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir, config.classic.propertiesPath);
     const watcher = config.forms.watch ? watchForms(config.forms.dir, forms, app.log) : null;
     const purger = startPurgeJob(context, app.log);
     app.addHook('onClose', async () => {

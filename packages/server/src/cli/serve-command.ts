@@ -19,6 +19,11 @@ export async function runServe(options: CommandOptions): Promise<number> {
     `  forms:    ${config.forms.dir}`,
     `  CSRF token: GET ${base}/svc/tokens`,
   ];
+  if (config.demo) {
+    lines.push(`  demo:     ${base}/demo/  (every example form in <svc-form>)`);
+    // issue #14: the same forms drawn on the server from their properties JSON, no JavaScript needed.
+    lines.push(`  classic:  ${base}/demo/classic/<form>  (server-rendered from ${config.classic.propertiesPath.replace('{handle}', '<form>')})`);
+  }
   // issue #12: say plainly that the demo's payments are not real.
   if (config.demo && !config.payments.stripe.secretKey) lines.push('  payments: offline Stripe test double (no keys set; no real card is charged)');
   for (const form of svc.context.forms.list()) {

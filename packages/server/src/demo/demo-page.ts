@@ -29,6 +29,7 @@ export function renderDemoPage(scriptUrl: string, baseUrl: string | null = null)
     (form) => `  <section aria-labelledby="title-${form.handle}">
     <h2 id="title-${form.handle}">${escapeHtml(form.title)}</h2>
     <svc-form handle="${form.handle}"${form.allowSave ? ' allow-save' : ''}></svc-form>
+    <p><a href="${escapeHtml(baseUrl ?? '')}/demo/classic/${form.handle}">The same form drawn on the server from its properties JSON</a> (a plain HTML form; works without JavaScript).</p>
   </section>`,
   ).join('\n');
   return renderDemoDocument({

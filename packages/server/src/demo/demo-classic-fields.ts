@@ -1,0 +1,85 @@
+/**
+ * One field of the demo's server-rendered pages (issue #14), drawn from the properties JSON alone:
+ * native, labelled controls whose names are the entries a classic post carries (interface.md
+ * §4.7), showing the values and errors the JSON hands back. Every value goes through escapeHtml.
+ */
+import { fieldTypeFromWire, type ManifestField } from '@svc/core';
+import { escapeHtml } from './demo-html.js';
+
+const INPUT_TYPES: Readonly<Record<string, string>> = { email: 'email', number: 'number', phone: 'tel', datetime: 'text', rating: 'number' };
+
+function attrs(pairs: Readonly<Record<string, string | number | boolean | null | undefined>>): string {
+  return Object.entries(pairs)
+    .filter(([, value]) => value !== null && value !== undefined && value !== false)
+    .map(([name, value]) => (value === true ? ` ${name}` : ` ${name}="${escapeHtml(String(value))}"`))
+    .join('');
+}
+
+function list(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return value === undefined || value === null || value === '' ? [] : [String(value)];
+}
+
+function options(field: ManifestField): readonly { value: string; label: string; checked?: boolean }[] {
+  return (field.options ?? []) as readonly { value: string; label: string; checked?: boolean }[];
+}
+
+/**
+ * @example
+ * renderClassicField(manifest.fields.email, 'ann@example.test', ['Enter a valid email address'], true);
+ */
+export function renderClassicField(field: ManifestField, value: unknown, errors: readonly string[], fresh: boolean): string {
+  const type = fieldTypeFromWire(field.type) ?? 'text';
+  const id = `f-${field.handle}`;
+  const errorsId = `${id}-errors`;
+  const invalid = errors.length > 0;
+  const described = [invalid ? errorsId : null, field.instructions ? `${id}-help` : null].filter(Boolean).join(' ') || null;
+  const shown = fresh && (value === undefined || value === null) ? field.defaultValue : value;
+  const aria = { 'aria-invalid': invalid ? 'true' : null, 'aria-describedby': described };
+  const help = field.instructions ? `<p class="help" id="${id}-help">${escapeHtml(field.instructions)}</p>` : '';
+  const errorList = `<ul class="errors" id="${errorsId}">${errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul>`;
+  const label = `${escapeHtml(field.label)}${field.required ? ' <span aria-hidden="true">*</span>' : ''}`;
+  const name = field.handle;
+  const group = (inputs: string) =>
+    `<fieldset class="field"${attrs(aria)}><legend>${label}</legend>${help}${inputs}${errorList}</fieldset>`;
+  const single = (control: string) => `<div class="field"><label for="${id}">${label}</label>${help}${control}${errorList}</div>`;
+  switch (type) {
+    case 'hidden':
+      return `<input type="hidden"${attrs({ name, value: list(shown)[0] ?? '' })}>`;
+    case 'textarea':
+      return single(`<textarea${attrs({ id, name, rows: 4, required: field.required, ...aria })}>${escapeHtml(list(shown)[0] ?? '')}</textarea>`);
+    case 'select':
+    case 'multipleSelect': {
+      const multiple = type === 'multipleSelect';
+      const chosen = new Set(list(shown));
+      const opts = options(field).map((o) => `<option${attrs({ value: o.value, selected: chosen.size > 0 ? chosen.has(o.value) : fresh && o.checked === true })}>${escapeHtml(o.label)}</option>`);
+      const blank = multiple ? '' : '<option value="">Choose…</option>';
+      return single(`<select${attrs({ id, name: multiple ? `${name}[]` : name, multiple, required: field.required, ...aria })}>${blank}${opts.join('')}</select>`);
+    }
+    case 'radioGroup':
+    case 'checkboxGroup':
+    case 'dynamicRecipients': {
+      const radio = type === 'radioGroup';
+      const chosen = new Set(list(shown));
+      const items = options(field).map((o, i) => {
+        const checked = chosen.size > 0 ? chosen.has(o.value) : fresh && o.checked === true;
+        return `<label class="choice"><input${attrs({ type: radio ? 'radio' : 'checkbox', id: `${id}-${i}`, name: radio ? name : `${name}[]`, value: o.value, checked })}> ${escapeHtml(o.label)}</label>`;
+      });
+      return group(items.join(''));
+    }
+    case 'checkbox':
+    case 'mailingList': {
+      const on = ['1', 'true', 'on', 'yes'].includes(String(list(shown)[0] ?? '').toLowerCase());
+      // The hidden "0" first: an unticked box still says so, and a ticked one's "1" comes last.
+      return `<div class="field check"><input type="hidden"${attrs({ name, value: '0' })}><input${attrs({ type: 'checkbox', id, name, value: '1', checked: on, required: field.required, ...aria })}><label for="${id}">${label}</label>${help}${errorList}</div>`;
+    }
+    case 'file':
+      return single(`<input${attrs({ type: 'file', id, name: `${name}[]`, multiple: true, ...aria })}>`);
+    case 'table':
+    case 'signature':
+    case 'payment':
+      return `<div class="field"><p>${label}: this demo page draws no ${escapeHtml(type)} field; the <a href="/demo/">element demo</a> does.</p>${errorList}</div>`;
+    default:
+      return single(`<input${attrs({ type: INPUT_TYPES[type] ?? 'text', id, name, value: list(shown)[0] ?? '', required: field.required, step: type === 'number' ? 'any' : null, ...aria })}>`);
+  }
+}
