@@ -4,6 +4,10 @@
  * for scripts and 303 redirects for browsers, on SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describeEachDialect } from './support/dialects.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { multipartBody } from './support/multipart-body.js';
@@ -189,6 +193,16 @@ describeEachDialect('classic rendering', (target) => {
     });
   });
 
+  describe('drafts', () => {
+    it('svc-action=save keeps a draft and answers its resume link', async () => {
+      const props = await properties('application');
+      const res = await post(entriesOf(props, { fullName: 'Ann Lee', email: 'ann@example.test' }, [['svc-action', 'save']]), { accept: 'application/json' });
+      expect(res.json()).toMatchObject({ success: true, finished: false, status: 'draft_saved', draft: { token: expect.any(String), key: expect.any(String), resumeUrl: expect.stringContaining('/demo/resume?form=application') } });
+      const tokenHash = createHash('sha256').update(res.json().draft.token).digest('hex');
+      expect(await svc.context.database.db.selectFrom('svc_drafts').select('id').where('token_hash', '=', tokenHash).execute()).toHaveLength(1);
+    });
+  });
+
   describe('files, multipart', () => {
     it('stores a file posted by a plain file input named by its field', async () => {
       const props = await properties('job-application');
@@ -296,6 +310,43 @@ describeEachDialect('classic rendering', (target) => {
       expect(await json(entriesOf({ ...props, hash: `${formId}-${page}-${otherSid}-${mac}` }, {}))).toMatchObject({ code: 'PAYLOAD_TAMPERED' });
       await stored.context.database.db.deleteFrom('svc_classic_sessions').execute();
       expect(await json(entriesOf(props, {}))).toMatchObject({ code: 'PAYLOAD_EXPIRED' });
+    });
+  });
+  describe('a form with a return URL', () => {
+    let withReturn: TestApp;
+    let dir: string;
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'svc-classic-forms-'));
+      writeFileSync(join(dir, 'thanks.yaml'), `name: Thanks
+settings:
+  returnUrl: "https://site.example.test/thanks?id={id}&name={firstName}"
+  spam: { honeypot: false }
+fields:
+  - { type: text, handle: firstName, label: First name, required: true }
+  - { type: checkboxGroup, handle: topics, label: Topics, options: [a, b, c] }
+`);
+      withReturn = await createTestApp({ config: { database: { url: target.url() }, forms: { dir, watch: false }, headless: { forms: { thanks: { exposeManifest: true, allowSubmit: true } } } } });
+    });
+    afterAll(async () => {
+      await withReturn?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('sends a finished post to the returnUrl with the id and URL-encoded values filled in; lists come from repeated entries', async () => {
+      const props = (await withReturn.app.inject({ method: 'GET', url: '/svc/api/forms/thanks/properties' })).json<Properties>();
+      const res = await withReturn.app.inject({
+        method: 'POST',
+        url: '/svc/submit',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SITE, referer: PAGE },
+        payload: new URLSearchParams(entriesOf(props, { firstName: 'Ann & Lee/?', topics: ['a', 'c'] })).toString(),
+      });
+      expect(res.statusCode, res.body).toBe(303);
+      const location = new URL(res.headers.location as string);
+      expect(location.origin + location.pathname).toBe('https://site.example.test/thanks');
+      expect(location.searchParams.get('name')).toBe('Ann & Lee/?');
+      const id = Number(location.searchParams.get('id'));
+      const row = await withReturn.context.database.db.selectFrom('svc_submissions').select('values').where('id', '=', id).executeTakeFirstOrThrow();
+      expect(JSON.parse(row.values)).toMatchObject({ firstName: 'Ann & Lee/?', topics: ['a', 'c'] });
     });
   });
 });

@@ -61,6 +61,22 @@ export function backTo(referer: URL, flashKey: string, anchor: string): string {
   return url.toString();
 }
 
+/**
+ * The form's `returnUrl` with `{id}`, `{token}` and `{<field handle>}` filled in, each value
+ * URL-encoded so an answer can only ever be data in the URL, never change where it points.
+ *
+ * @example
+ * returnUrlFor('https://site.test/thanks?id={id}&name={firstName}', { id: 7, token: 't' }, { firstName: 'Ann Lee' });
+ * // 'https://site.test/thanks?id=7&name=Ann%20Lee'
+ */
+export function returnUrlFor(template: string, submission: { readonly id: number; readonly token: string } | null, values: Readonly<Record<string, unknown>>): string {
+  return template.replace(/\{([A-Za-z][A-Za-z0-9_]{0,63})\}/g, (_whole, name: string) => {
+    const value = name === 'id' ? submission?.id : name === 'token' ? submission?.token : values[name];
+    const text = Array.isArray(value) ? value.join(',') : value === undefined || value === null ? '' : String(value);
+    return encodeURIComponent(text);
+  });
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

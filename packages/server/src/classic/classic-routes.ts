@@ -13,7 +13,7 @@ import { manifestData } from '../forms/manifest-builder.js';
 import { readMultipartSubmit } from '../files/multipart-submit.js';
 import { randomToken } from '../security/token-crypto.js';
 import type { SubmitBody } from '../submissions/submit-response.js';
-import { backTo, classicJson, plainPage, safeReferer, wantsJson } from './classic-answer.js';
+import { backTo, classicJson, plainPage, returnUrlFor, safeReferer, wantsJson } from './classic-answer.js';
 import { CLASSIC_ACTION, entryValue, type Entries } from './classic-entries.js';
 import type { ClassicFeature } from './classic-feature.js';
 import type { ClassicFlash } from './classic-flash.js';
@@ -139,7 +139,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const hash = classic.seals.formHash(form, body.page.currentIndex, stored ? carried : null);
       return reply.code(status).send(classicJson(body, { payload: stored ? null : carried, hash, honeypot }));
     }
-    if (body.complete && body.redirect?.url) return reply.redirect(body.redirect.url, 303);
+    if (body.complete && body.redirect?.url) return reply.redirect(returnUrlFor(body.redirect.url, body.submission, posted), 303);
     const failed = !body.success;
     const flash: ClassicFlash = {
       pageIndex: body.page.currentIndex,
