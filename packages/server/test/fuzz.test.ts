@@ -97,6 +97,8 @@ interface World {
   readonly cursors: string[];
   readonly downloads: string[];
   readonly idempotencyKeys: string[];
+  /** What properties JSON answers handed out (issue #14): a rendered form's hidden inputs. */
+  readonly classic: { handle: string; hash: string; payload: string; csrf: string; honeypot: string | null }[];
   /** The donation form's payment integration, and the intents the server created. */
   readonly integrations: string[];
   readonly intents: string[];
@@ -239,6 +241,35 @@ function planPayment(rng: Rng, w: World): Draft {
   return draft('payment-callback', 'GET', '/svc/payments/stripe/callback', {}, null, query.toString());
 }
 
+/** Classic rendering (issue #14): the properties JSON, and plain form posts built from it or not. */
+function planClassic(rng: Rng, w: World): Draft {
+  const form = rng.pick(w.forms);
+  if (rng.chance(0.35)) {
+    const suffix = rng.chance(0.2) ? '/session' : '';
+    return draft('classic-properties', 'GET', `/svc/api/forms/${form.handle}/properties${suffix}`, {}, null, rng.chance(0.2) ? `flash=${randomWord(rng, 1, 40)}` : '');
+  }
+  const rendered = w.classic.filter((c) => c.handle === form.handle);
+  const page = rendered.length > 0 && rng.chance(0.8) ? rng.pick(rendered) : null;
+  const entries: [string, string][] = [];
+  if (rng.chance(0.9)) entries.push(['action', 'svc/submit']);
+  if (page || rng.chance(0.3)) entries.push(['formHash', page && rng.chance(0.9) ? page.hash : randomWord(rng, 1, 60)]);
+  if (page && rng.chance(0.9)) entries.push(['svc_payload', rng.chance(0.9) ? page.payload : randomWord(rng, 1, 200)]);
+  if (page && rng.chance(0.85)) entries.push(['SVC_CSRF_TOKEN', page.csrf]);
+  if (page?.honeypot && rng.chance(0.9)) entries.push([page.honeypot, rng.chance(0.9) ? '' : 'bot']);
+  for (const field of form.fields) {
+    if (!field.handle || !rng.chance(0.7)) continue;
+    const value = fieldValue(rng, field, []);
+    for (const item of Array.isArray(value) ? value.flat() : [value]) entries.push([Array.isArray(value) ? `${field.handle}[]` : field.handle, typeof item === 'string' ? item : JSON.stringify(item ?? '')]);
+  }
+  if (rng.chance(0.3)) entries.push(['svc-action', rng.pick(['submit', 'back', 'save', 'next', randomWord(rng, 1, 8)])]);
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (rng.chance(0.5)) headers.accept = 'application/json';
+  if (rng.chance(0.6)) headers.origin = rng.pick([...ALLOWED_ORIGINS, 'https://evil.test']);
+  if (rng.chance(0.6)) headers.referer = `${rng.pick([...ALLOWED_ORIGINS, 'https://evil.test'])}/page?x=1`;
+  const path = rng.chance(0.85) ? '/svc/submit' : `/svc/${oddSegment(rng)}`;
+  return draft('classic-post', 'POST', path, headers, { kind: 'raw', data: new URLSearchParams(entries).toString() });
+}
+
 function planSmall(rng: Rng, w: World): Draft {
   const form = rng.pick(w.forms);
   const which = rng.weighted([[4, 'manifest'], [2, 'tokens'], [1, 'health'], [2, 'preflight'], [1, 'demo']] as const);
@@ -271,7 +302,7 @@ function planChaos(rng: Rng, w: World): Draft {
 }
 
 function planRequest(rng: Rng, w: World): FuzzRequest {
-  const planner = rng.weighted([[5, planSubmit], [3, planUpload], [3, planGraphql], [4, planAdmin], [3, planSmall], [2, planChaos], [2, planPayment]] as const);
+  const planner = rng.weighted([[5, planSubmit], [3, planUpload], [3, planGraphql], [4, planAdmin], [3, planSmall], [2, planChaos], [2, planPayment], [2, planClassic]] as const);
   const d = planner(rng, w);
   // About a third go out as planned; the rest get one to three bends.
   if (d.route !== 'chaos' && rng.chance(0.62)) {
@@ -285,7 +316,10 @@ const isGraphqlRoute = (req: FuzzRequest) => (req.method === 'GET' || req.method
 /** Routes that answer a refused submit with the submit object (the checkpoint validates as a submit). */
 const isSubmitRoute = (req: FuzzRequest) => req.method === 'POST' && /^\/svc\/api\/forms\/[^/?]+\/(submit|payments\/stripe\/checkpoint)(\?|$)/.test(req.url);
 /** The payment callback is a browser navigation: a failed payment is a page for a person, not JSON. */
-const isPaymentPage = (req: FuzzRequest, status: number, type: string) => req.url.startsWith('/svc/payments/stripe/callback') && status === 402 && type.startsWith('text/html');
+const isPaymentPage = (req: FuzzRequest, status: number, type: string) =>
+  (req.url.startsWith('/svc/payments/stripe/callback') && status === 402 && type.startsWith('text/html')) ||
+  // A classic post from a browser with no page to go back to is told on a plain page (issue #14).
+  (req.method === 'POST' && req.url.startsWith('/svc/') && type.startsWith('text/html') && status >= 400 && status < 500);
 const BINARY_TYPES = /^(image\/|application\/(pdf|octet-stream|zip|vnd\.|msword))/;
 
 function parseJson(text: string): unknown {
@@ -378,6 +412,11 @@ function harvest(w: World, req: FuzzRequest, res: LightMyRequestResponse): void 
     w.stateTokens.set(submitted, states);
   }
   if (typeof body.submission?.id === 'number') remember(w.submissionIds, String(body.submission.id));
+  const properties = /^\/svc\/api\/forms\/([^/]+)\/properties$/.exec(path)?.[1];
+  const rendered = body as { hash?: unknown; svc_payload?: unknown; csrf?: { token?: unknown }; honeypot?: { name?: unknown } };
+  if (properties && typeof rendered.hash === 'string' && typeof rendered.svc_payload === 'string' && typeof rendered.csrf?.token === 'string') {
+    remember(w.classic, { handle: properties, hash: rendered.hash, payload: rendered.svc_payload, csrf: rendered.csrf.token, honeypot: typeof rendered.honeypot?.name === 'string' ? rendered.honeypot.name : null }, 30);
+  }
   const createdIntent = (body as { id?: unknown }).id;
   if (path === '/svc/payments/stripe/payment-intents' && typeof createdIntent === 'string') remember(w.intents, createdIntent, 20);
   if (typeof body.draft?.token === 'string' && typeof body.draft.key === 'string') remember(w.drafts, { token: body.draft.token, key: body.draft.key }, 20);
@@ -463,7 +502,7 @@ describe('fuzzing every route with seeded random requests', () => {
       },
       etags: new Map(),
       stateTokens: new Map(),
-      ...{ uploadTokens: [], uploads: [], drafts: [], submissionIds: [], deliveryIds: [], cursors: [], downloads: [], idempotencyKeys: [], intents: [] },
+      ...{ uploadTokens: [], uploads: [], drafts: [], submissionIds: [], deliveryIds: [], cursors: [], downloads: [], idempotencyKeys: [], intents: [], classic: [] },
       integrations: [await donationIntegration(svc)],
     };
   });
