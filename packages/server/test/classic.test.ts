@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeEachDialect } from './support/dialects.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { createPaymentFixture } from './support/payment-fixture.js';
 import { multipartBody } from './support/multipart-body.js';
 import { paddedPdf } from './support/sample-files.js';
 
@@ -347,6 +348,37 @@ fields:
       const id = Number(location.searchParams.get('id'));
       const row = await withReturn.context.database.db.selectFrom('svc_submissions').select('values').where('id', '=', id).executeTakeFirstOrThrow();
       expect(JSON.parse(row.values)).toMatchObject({ firstName: 'Ann & Lee/?', topics: ['a', 'c'] });
+    });
+  });
+  describe('a form that takes a payment', () => {
+    it("makes the final post the payment's checkpoint; the payment's callback then stores it once", async () => {
+      const f = await createPaymentFixture({ databaseUrl: target.url() });
+      try {
+        const props = (await f.svc.app.inject({ method: 'GET', url: '/svc/api/forms/donation/properties' })).json<Properties>();
+        const donor = { name: 'Ann Donor', email: 'ann@example.test', gift: '25' };
+        const created = await f.createIntent(donor);
+        const id = created.json<{ id: string }>().id;
+        const integration = (await f.paymentConfig())['integration'] as string;
+        const send = (extra: [string, string][]) =>
+          f.svc.app.inject({
+            method: 'POST',
+            url: '/svc/submit',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin: SITE },
+            payload: new URLSearchParams(entriesOf(props, donor, extra)).toString(),
+          });
+        // Without the intent the plain post is refused on the payment field: nothing is charged or stored.
+        expect((await send([])).json()).toMatchObject({ success: false, errors: { payment: [expect.any(String)] } });
+        const checkpoint = await send([['integration', integration], ['paymentIntentId', id]]);
+        expect(checkpoint.json(), checkpoint.body).toMatchObject({ success: true, finished: false, status: 'validated' });
+        expect(await f.submissionCount('donation')).toBe(0);
+        await f.double.confirm(id, 'succeeds');
+        await f.double.settled();
+        const back = await f.callback({ integration, stripe_token: id, payment_intent: id });
+        expect(back.statusCode).toBeLessThan(400);
+        expect(await f.submissionCount('donation')).toBe(1);
+      } finally {
+        await f.close();
+      }
     });
   });
 });

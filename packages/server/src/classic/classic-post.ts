@@ -15,6 +15,10 @@ import { submitForm, type SubmitServices } from '../submissions/submit-pipeline.
 import type { SubmitResult } from '../submissions/submit-response.js';
 import { CLASSIC_ACTION, entryValue, readClassicPost, type Entries } from './classic-entries.js';
 import type { ClassicCarrier } from './classic-carrier.js';
+import { checkpointPayment } from '../payments/payment-checkpoint.js';
+import type { PaymentContext } from '../payments/payment-context.js';
+import { paymentFieldOf } from '../payments/payment-manifest.js';
+import { intentIdOf } from '../payments/payment-routes.js';
 import type { ClassicPayload, ClassicSeals } from './classic-payload.js';
 
 export interface ClassicPostServices {
@@ -25,6 +29,7 @@ export interface ClassicPostServices {
   readonly carrier: ClassicCarrier;
   readonly spamFields: SpamFieldNames;
   readonly captcha: Pick<CaptchaVerifier, 'activeFor'>;
+  readonly payments: PaymentContext;
   readonly payloadTtlMs: number;
 }
 
@@ -115,7 +120,13 @@ export async function runClassicPost(services: ClassicPostServices, input: Class
     stateMaxAgeMs: services.payloadTtlMs,
     ...(input.uploads ? { uploads: input.uploads } : {}),
   };
-  const result = await submitOnce(services.submit, form, submitInput);
+  // contract §8: the final post of a form that takes a payment is its checkpoint; the page's script
+  // then confirms with Stripe.js and the payment's callback stores the submission.
+  const paymentIntentId = entryValue(entries, 'paymentIntentId');
+  const result =
+    intent === 'submit' && paymentFieldOf(form) && paymentIntentId !== undefined
+      ? await checkpointPayment(services.payments, form, { ...submitInput, integration: entryValue(entries, 'integration'), paymentIntentId: intentIdOf(paymentIntentId) })
+      : await submitOnce(services.submit, form, submitInput);
   const next = { ...payload, state: result.body.state.token };
   // A finished form starts afresh; otherwise the state moves on where it is kept.
   const carried = result.body.complete ? null : await services.carrier.keep(form, next, sessionId);

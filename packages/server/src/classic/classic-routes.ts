@@ -36,6 +36,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
     carrier: classic.carrier,
     spamFields: submit.spamFields,
     captcha: submit.captcha,
+    payments: ctx.payments,
     payloadTtlMs: classic.payloadTtlMs,
   };
 

@@ -39,7 +39,8 @@ function intentBody(request: FastifyRequest): { values: Record<string, unknown>;
   return { values, integration: body['integration'] ?? (Array.isArray(header) ? header[0] : header) };
 }
 
-function intentIdOf(value: unknown): string {
+/** A posted payment intent id, checked for shape (the classic post reads one too). */
+export function intentIdOf(value: unknown): string {
   if (typeof value !== 'string' || !INTENT_ID.test(value)) throw new SvcError('PAYLOAD_INVALID', '`paymentIntentId` must be a payment intent id.');
   return value;
 }
