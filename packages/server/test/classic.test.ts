@@ -267,6 +267,12 @@ describeEachDialect('classic rendering', (target) => {
       expect(res.body).not.toContain('<script>x');
     });
 
+    it('refuses an oversize post with 413 before reading it', async () => {
+      const res = await post([['action', 'svc/submit'], ['message', 'x'.repeat(2_000_000)]], { accept: 'application/json' });
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    });
+
     it('treats a filled honeypot as spam, answering like success', async () => {
       const props = await properties('contact');
       const entries = entriesOf(props, PERSON).map(([n, v]): [string, string] => [n, n === props.honeypot.name ? 'i am a bot' : v]);
