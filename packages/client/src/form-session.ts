@@ -7,6 +7,7 @@ import { computeVisibility, normaliseFieldValue, validateValues, type FieldValue
 import { SvcClientError } from './client-error.js';
 import { formFromManifest, type ClientForm } from './manifest-model.js';
 import type { Manifest, SubmitResponse, UploadedFile } from './manifest-types.js';
+import { randomId, withPendingCell } from './pending-files.js';
 import type { ProfileAccess } from './profile-access.js';
 import type { SvcClient } from './svc-client.js';
 
@@ -20,21 +21,6 @@ type SendOptions = { readonly skipLocal?: boolean; readonly url?: string; readon
  * const errors: FieldErrors = form.validate(); // { email: ['Enter a valid email address'] }
  */
 export type FieldErrors = Readonly<Record<string, readonly string[]>>;
-
-/** A table value with `count` placeholder ids added to one cell, as the server lays in received files. */
-function withPendingCell(table: unknown, row: number, column: number, count: number): unknown[] {
-  const rows: unknown[] = Array.isArray(table) ? table.map((r) => (Array.isArray(r) ? [...(r as unknown[])] : [])) : [];
-  while (rows.length <= row) rows.push([]);
-  const cells = rows[row] as unknown[];
-  while (cells.length <= column) cells.push(null);
-  const current = Array.isArray(cells[column]) ? (cells[column] as unknown[]) : [];
-  cells[column] = [...current, ...Array.from({ length: count }, (_f, i) => `pending${i}`)];
-  return rows;
-}
-
-function randomId(): string {
-  return globalThis.crypto.randomUUID();
-}
 
 /**
  * @example

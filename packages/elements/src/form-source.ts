@@ -78,3 +78,17 @@ export async function openSession(source: FormSource, auth: ProfileOptions['auth
   const options: ProfileOptions = { properties: source.properties, ...(source.token ? { token: source.token } : {}), ...(auth ? { auth } : {}) };
   return { client, session: await client.profileSession(source.profile, options) };
 }
+
+/**
+ * A property a page set on the element before its class was defined: it sits on the instance and
+ * would hide the class's accessor, so it is removed and handed back for the accessor to keep.
+ *
+ * @example
+ * this.#auth = takeEarlyProperty(this, 'auth') ?? null; // in the constructor
+ */
+export function takeEarlyProperty<T>(element: HTMLElement, name: string): T | undefined {
+  if (!Object.hasOwn(element, name)) return undefined;
+  const value = (element as unknown as Record<string, T>)[name];
+  delete (element as unknown as Record<string, unknown>)[name];
+  return value;
+}

@@ -5,19 +5,19 @@
  * caret stay put and only visibility and error state are updated live.
  */
 import { SvcClientError, type FormSession, type ProfileOptions, type SubmitResponse, type SvcClient, type UploadedFile } from '@svc/client';
-import { paymentFieldOf } from '@svc/client/payments';
-import { CaptchaWidgets } from './captcha-widgets.js';
+import type { CaptchaWidgets } from './captcha-widgets.js';
 import { h } from './dom-builder.js';
 import { ErrorSummary } from './error-summary.js';
 import { renderField, type FieldElement } from './field-renderers.js';
 import type { FieldRenderContext } from './field-view.js';
-import { openSession, readFormSource, SOURCE_ATTRIBUTES } from './form-source.js';
+import { openSession, readFormSource, SOURCE_ATTRIBUTES, takeEarlyProperty } from './form-source.js';
 import { FORM_STYLES } from './form-styles.js';
 import {
   handleSubmitResponse, pickedFilesRefusal, recheckFields, showErrors, showFieldMessages, type ErrorTargets, type ResponseHost,
 } from './form-response-handling.js';
 import { progressText, renderButtonBar, renderDraftNotice, resumeLinkOf, type ButtonBar } from './form-status-views.js';
-import { PaymentFlow } from './payment-flow.js';
+import type { PaymentFlow } from './payment-flow.js';
+import { mountCaptchas, mountPayment } from './light-dom-widgets.js';
 
 type Intent = 'submit' | 'next' | 'back' | 'saveDraft';
 
@@ -75,13 +75,8 @@ export class SvcFormElement extends HTMLElement {
   constructor() {
     super();
     this.#root = this.attachShadow({ mode: 'open' });
-    // A page may set `auth` before this script defines the element; that value sits on the
-    // instance and would hide the accessor, so it is taken over here.
-    if (Object.hasOwn(this, 'auth')) {
-      const early = (this as { auth?: ProfileOptions['auth'] | null }).auth ?? null;
-      delete (this as { auth?: unknown }).auth;
-      this.#auth = early;
-    }
+    // A page may set `auth` before this script defines the element: that value is taken over.
+    this.#auth = takeEarlyProperty<ProfileOptions['auth'] | null>(this, 'auth') ?? null;
     this.ready = new Promise((resolve) => {
       this.#resolveReady = resolve;
     });
@@ -150,8 +145,7 @@ export class SvcFormElement extends HTMLElement {
       this.#session = session;
       this.#uploads.clear();
       this.#draftNotice = null;
-      this.#mountCaptchas(session);
-      this.#mountPayment(session);
+      this.#mountWidgets(session);
       this.#renderForm();
       if (resumed && resumed.warnings.includes('draft_not_loaded')) {
         // contract §5: nothing was loaded; say so and let the person start afresh.
@@ -294,34 +288,18 @@ export class SvcFormElement extends HTMLElement {
     }
   }
 
-  /** One light-DOM widget container per loaded session; a reload replaces it. */
-  #mountCaptchas(session: FormSession): void {
+  /** Captchas and the payment field live in light DOM (their providers cannot reach a shadow root). */
+  #mountWidgets(session: FormSession): void {
     this.#captchas?.remove();
-    this.#captchas = null;
-    if ((session.manifest.security.captchas ?? []).length === 0) return;
-    this.#captchas = new CaptchaWidgets(session, (error) => {
+    this.#payment?.remove();
+    this.#captchas = mountCaptchas(this, session, (error) => {
       this.#showErrors({}, [messageOf(error)], null);
       this.#emit('svc:error', { error });
     });
-    this.append(this.#captchas.container);
-  }
-
-  /** The form's payment field, if it has one; its Stripe Elements live in light DOM, like captchas. */
-  #mountPayment(session: FormSession): void {
-    this.#payment?.remove();
-    this.#payment = null;
-    const field = paymentFieldOf(session.manifest);
-    if (!field) return;
-    const payment = new PaymentFlow({
-      session,
-      field,
-      showErrors: (messages, error) => {
-        showFieldMessages(this.#errorTargets(), payment.handle, messages);
-        if (error !== undefined) this.#emit('svc:error', { error });
-      },
+    this.#payment = mountPayment(this, session, (handle, messages, error) => {
+      showFieldMessages(this.#errorTargets(), handle, messages);
+      if (error !== undefined) this.#emit('svc:error', { error });
     });
-    this.#payment = payment;
-    this.append(payment.container);
   }
 
   #errorTargets(): ErrorTargets {
