@@ -147,6 +147,22 @@ describeEachDialect('classic rendering', (target) => {
       expect(await count('contact')).toBe(before + 1);
     });
 
+    it('honours a formReturnUrl only as svc signed it, and signs only URLs on origins the form allows', async () => {
+      const asked = await svc.app.inject({ method: 'GET', url: `/svc/api/forms/contact/properties?returnUrl=${encodeURIComponent(`${SITE}/thanks?id={id}`)}` });
+      const props = asked.json<Properties>();
+      expect(props.formReturnUrl).toEqual(expect.any(String));
+      const res = await post(entriesOf(props, PERSON, [['formReturnUrl', props.formReturnUrl]]));
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toMatch(new RegExp(`^${SITE}/thanks\\?id=\\d+$`));
+      const forged = Buffer.from('https://evil.example/x').toString('base64url') + '.' + String(props.formReturnUrl).split('.')[1];
+      const before = await count('contact');
+      const refused = await post(entriesOf(await properties('contact'), PERSON, [['formReturnUrl', forged]]), { accept: 'application/json' });
+      expect(refused.json()).toMatchObject({ code: 'PAYLOAD_TAMPERED' });
+      expect(await count('contact')).toBe(before);
+      const elsewhere = await svc.app.inject({ method: 'GET', url: `/svc/api/forms/contact/properties?returnUrl=${encodeURIComponent('https://evil.example/x')}` });
+      expect([elsewhere.statusCode, elsewhere.json().code]).toEqual([400, 'PAYLOAD_INVALID']);
+    });
+
     it('a replayed final post stores one submission', async () => {
       const before = await count('contact');
       const entries = entriesOf(await properties('contact'), PERSON);

@@ -106,6 +106,7 @@ describeWithChromium('server-rendered demo pages (classic posts)', () => {
     const cv = join(fileDir, 'cv.pdf');
     writeFileSync(cv, samplePdf());
     const page = await open('job-application', false);
+    await expectAxeClean(page.url(), 'job-application, page 1');
     expect(await page.locator('form').getAttribute('enctype')).toBe('multipart/form-data');
     await page.locator('#f-role').selectOption('Frontend engineer');
     await page.locator('#f-cv').setInputFiles(cv);

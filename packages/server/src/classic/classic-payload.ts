@@ -46,6 +46,13 @@ export interface ClassicSeals {
    * names the form, the page and the stored state a post was rendered for.
    */
   formHash(form: Form, pageIndex: number, sessionId?: string | null): string;
+  /**
+   * A return URL the site asked for when it fetched the properties JSON, signed for this form: a
+   * posted `formReturnUrl` is honoured only with this signature (no open redirect).
+   */
+  signReturnUrl(form: Form, url: string): string;
+  /** The URL a posted `formReturnUrl` names; null when none was posted; PAYLOAD_TAMPERED when forged. */
+  readReturnUrl(form: Form, posted: unknown): string | null;
   /** What a posted hash names, when its signature holds; else PAYLOAD_MISSING / PAYLOAD_TAMPERED. */
   readHash(posted: unknown): { formId: number; pageIndex: number; sessionId: string | null };
 }
@@ -73,6 +80,8 @@ export function createClassicSeals(secret: string, options: ClassicSealOptions):
   const hashKey = deriveKey(secret, 'classic-form-hash');
   const mac = (formId: number, pageIndex: number, sessionId: string | null) => hmac(hashKey, `${formId}:${pageIndex}:${sessionId ?? ''}`).slice(0, 22);
   const csrfKey = deriveKey(secret, 'classic-csrf');
+  const returnKey = deriveKey(secret, 'classic-return-url');
+  const returnMac = (form: Form, url: string) => hmac(returnKey, `${form.uid}\n${url}`);
   const csrfOf = (payload: ClassicPayload) => hmac(csrfKey, `${payload.formUid}:${payload.nonce}`);
   return {
     sealPayload(payload) {
@@ -89,6 +98,16 @@ export function createClassicSeals(secret: string, options: ClassicSealOptions):
       return opened;
     },
     csrfToken: csrfOf,
+    signReturnUrl(form, url) {
+      return `${Buffer.from(url, 'utf8').toString('base64url')}.${returnMac(form, url)}`;
+    },
+    readReturnUrl(form, posted) {
+      if (posted === undefined || posted === '') return null;
+      const [encoded, mac, extra] = typeof posted === 'string' && posted.length <= 8192 ? posted.split('.') : [];
+      const url = encoded ? Buffer.from(encoded, 'base64url').toString('utf8') : '';
+      if (!encoded || !mac || extra !== undefined || !safeEqual(mac, returnMac(form, url))) throw new SvcError('PAYLOAD_TAMPERED', 'This form has expired; please reload it. (formReturnUrl is not one svc signed for this form.)');
+      return url;
+    },
     checkCsrf(payload, posted) {
       if (typeof posted !== 'string' || !safeEqual(posted, csrfOf(payload))) throw new SvcError('CSRF_INVALID');
     },

@@ -48,6 +48,8 @@ export interface ClassicPostOutcome {
   readonly next: ClassicPayload;
   /** What the page carries for it (sealed payload or session id); null once the form is finished. */
   readonly carried: string | null;
+  /** Where a finished post goes instead of the form's returnUrl: a signed `formReturnUrl`, or null. */
+  readonly returnUrl: string | null;
   /** The values as posted, to show again when the post was refused. */
   readonly posted: Readonly<Record<string, unknown>>;
 }
@@ -90,6 +92,7 @@ export async function runClassicPost(services: ClassicPostServices, input: Class
   const { form, pageIndex, sessionId } = classicForm(services, entries);
   const now = services.submit.now().getTime();
   const payload = await services.carrier.open(form, carriedBy(services, entries, sessionId), now);
+  const returnUrl = services.seals.readReturnUrl(form, entryValue(entries, 'formReturnUrl'));
   const honeypotName = form.settings.spam.honeypot ? services.spamFields.honeypotName(form) : null;
   const captcha = services.captcha.activeFor(form);
   const post = readClassicPost(form, entries, {
@@ -130,5 +133,5 @@ export async function runClassicPost(services: ClassicPostServices, input: Class
   const next = { ...payload, state: result.body.state.token };
   // A finished form starts afresh; otherwise the state moves on where it is kept.
   const carried = result.body.complete ? null : await services.carrier.keep(form, next, sessionId);
-  return { form, result, next, carried, posted: values };
+  return { form, result, next, carried, returnUrl, posted: values };
 }

@@ -65,8 +65,15 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const pageIndex = flash && !flash.finished && flash.pageIndex < form.pages.length ? flash.pageIndex : 0;
     const data = manifestData(ctx.manifests.get(form), () => payload.fillTimestamp ?? '');
     const properties = buildClassicProperties(render, form, data, { payload, carried, pageIndex, flash });
+    // A page may ask to send the finished form elsewhere: only to an origin the form allows, signed.
+    const asked = request.query?.['returnUrl'];
+    const formReturnUrl = typeof asked === 'string' ? classic.seals.signReturnUrl(form, allowedReturnUrl(request, form, asked)) : null;
     // Per visitor (payload, CSRF, flash): never cached by anyone.
-    return reply.header('Cache-Control', 'no-store').send({ ...properties, ...(typeof key === 'string' && !flash ? { warnings: ['flash_not_found'] } : {}) });
+    return reply.header('Cache-Control', 'no-store').send({
+      ...properties,
+      ...(formReturnUrl ? { formReturnUrl } : {}),
+      ...(typeof key === 'string' && !flash ? { warnings: ['flash_not_found'] } : {}),
+    });
   });
 
   app.get<{ Params: { handle: string } }>(`${propertiesPath}/session`, { config: { cors: 'form' }, onRequest: ctx.guard }, async (request, reply) => {
@@ -114,7 +121,8 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
       if (entryValue(entries, 'action') !== CLASSIC_ACTION) return request.url.split('?')[0] === CLASSIC_SUBMIT_PATH ? missingAction() : reply.callNotFound();
       form = assertOrigin(request, classicForm(postServices, entries).form);
       const outcome = await runClassicPost(postServices, { entries, ip: request.ip, ...(uploads ? { uploads, fileValues } : {}) });
-      return await answer(request, reply, json, outcome.form, outcome.result.body, outcome.carried, outcome.posted);
+      const body = outcome.returnUrl && outcome.result.body.complete ? { ...outcome.result.body, redirect: { url: outcome.returnUrl, delay: 0 } } : outcome.result.body;
+      return await answer(request, reply, json, outcome.form, body, outcome.carried, outcome.posted);
     } catch (error) {
       if (!(error instanceof SvcError) || !form || json) throw error;
       // A refused post of a known form goes back to its page with the reason, once.
@@ -122,6 +130,19 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
       return back(request, reply, form, flash, error.status, [error.message]);
     }
   };
+
+  /** A return URL a page asks for: absolute http(s) on an origin the form allows (or svc's own). */
+  function allowedReturnUrl(request: FastifyRequest, form: Form, asked: string): string {
+    let url: URL;
+    try {
+      url = new URL(asked);
+    } catch {
+      throw new SvcError('PAYLOAD_INVALID', '`returnUrl` must be an absolute URL.');
+    }
+    const allowed = (url.protocol === 'https:' || url.protocol === 'http:') && (ctx.cors.isSameOrigin(request, url.origin) || ctx.cors.forForm(form.handle).check(url.origin) === 'credentialed');
+    if (!allowed || asked.length > 2048) throw new SvcError('PAYLOAD_INVALID', '`returnUrl` must be on an origin this form allows.');
+    return url.toString();
+  }
 
   /** A browser post carries its page's Origin (or at least a Referer); it must be one the form allows. */
   function assertOrigin(request: FastifyRequest, form: Form): Form {
