@@ -51,6 +51,7 @@ import { createDownloadLinks } from './admin/download-links.js';
 import { createPaymentServices, registerPayments } from './payments/payments-feature.js';
 import { createProfileServices, registerProfiles } from './profiles/profiles-feature.js';
 import { createClassicServices, registerClassic } from './classic/classic-feature.js';
+import { registerHealth } from './health/health-routes.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -240,10 +241,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       mailer.close();
       await fileStore.close();
     });
-    app.get('/health', async (request, reply) => {
-      reply.header('X-Request-Id', request.id);
-      return { status: 'ok' };
-    });
+    await registerHealth(app, { database, forms, store: fileStore, redis: config.redis.url ? limiterStore : null, now });
     await app.ready();
     if (config.deliveries.enabled) worker.start();
     return {

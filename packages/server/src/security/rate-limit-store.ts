@@ -15,6 +15,8 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>;
   /** Resolves once the store can answer, or after a short wait (then hits fail: closed). */
   ready(): Promise<boolean>;
+  /** Whether the store can answer now, without waiting (readiness, issue #16). */
+  healthy(): boolean;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export function createMemoryStore(now: () => number): RateLimitStore {
     async ready() {
       return true;
     },
+    healthy: () => true,
     async close() {
       windows.clear();
     },
@@ -57,6 +60,7 @@ export function createRedisStore(url: string, keyPrefix: string): RateLimitStore
       const ttl = Number(results[2]?.[1]);
       return { count, resetMs: ttl > 0 ? ttl : windowMs };
     },
+    healthy: () => client.status === 'ready',
     ready() {
       if (client.status === 'ready') return Promise.resolve(true);
       return new Promise((resolve) => {

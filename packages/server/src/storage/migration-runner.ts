@@ -42,6 +42,13 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
+/** Migrations this build knows that the database has not run (readiness, issue #16); [] when current. */
+export async function pendingMigrations(handle: DatabaseHandle): Promise<readonly string[]> {
+  const rows = await (handle.db as unknown as Kysely<{ svc_migrations: { name: string } }>).selectFrom('svc_migrations').select('name').execute();
+  const done = new Set(rows.map((row) => row.name));
+  return Object.keys(MIGRATIONS).filter((name) => !done.has(name));
+}
+
 export async function migrateToLatest(handle: DatabaseHandle): Promise<readonly string[]> {
   const migrator = new Migrator({
     db: handle.db,
