@@ -52,6 +52,7 @@ import { createPaymentServices, registerPayments } from './payments/payments-fea
 import { createProfileServices, registerProfiles } from './profiles/profiles-feature.js';
 import { createClassicServices, registerClassic } from './classic/classic-feature.js';
 import { registerHealth } from './health/health-routes.js';
+import { installDrain } from './http/graceful-drain.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -64,6 +65,11 @@ export interface BuildAppOptions {
 export interface SvcApp {
   readonly app: FastifyInstance;
   readonly context: AppContext;
+  /**
+   * Stops accepting connections and waits (at most `maxMs`) for clients to close theirs, each told
+   * `Connection: close` by its next answer; then call close(). For a process shutting down.
+   */
+  drain(maxMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -103,6 +109,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         return sendError(reply, toSvcError(error, request));
       },
     });
+    const drain = installDrain(app);
     // text/plain is the one body type a browser sends cross-origin without a preflight; svc never
     // accepts it, so it must be refused as a type, not parsed.
     app.removeContentTypeParser('text/plain');
@@ -247,6 +254,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     return {
       app,
       context,
+      drain,
       async close() {
         await app.close();
         if (ownsDatabase) await database.close();

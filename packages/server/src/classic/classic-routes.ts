@@ -22,7 +22,6 @@ import { carriedBy, classicForm, runClassicPost, type ClassicPostServices } from
 import { buildClassicProperties, visitorParts, type ClassicRenderDeps } from './classic-properties.js';
 
 export const CLASSIC_SUBMIT_PATH = '/svc/submit';
-const FORM_BODY_LIMIT = 1_048_576;
 
 export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const classic = ctx.classic;
@@ -187,7 +186,8 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
   }
 
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
+    // The body limit is the server's own (`server.bodyLimitKB`), as for JSON.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
       // Entries in order, repeated names kept: checkbox groups and multi-selects post one per value.
       done(null, new FormEntries([...new URLSearchParams(body as string)]));
     });

@@ -32,11 +32,28 @@ export async function runServe(options: CommandOptions): Promise<number> {
     lines.push(`  ${form.handle.padEnd(14)} ${base}/svc/api/forms/${form.handle}/manifest  [${flags.join(', ') || 'not exposed'}]`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+  let stopping = false;
+  // issue #16: stop taking connections, let in-flight requests and the delivery batch finish
+  // (server.shutdownGraceMs at most), close the database, exit 0. A second signal exits at once.
   const stop = (signal: string) => {
-    svc.app.log.info({ signal }, 'shutting down');
-    void svc.close().then(() => process.exit(0));
+    if (stopping) process.exit(1);
+    stopping = true;
+    svc.app.log.info({ signal, graceMs: config.server.shutdownGraceMs }, 'shutting down');
+    const deadline = setTimeout(() => {
+      svc.app.log.error({ graceMs: config.server.shutdownGraceMs }, 'shutdown grace period over; exiting with work unfinished');
+      process.exit(1);
+    }, config.server.shutdownGraceMs);
+    deadline.unref();
+    // Half the grace period for clients to finish on their open connections, the rest for closing.
+    void svc.drain(Math.min(5000, config.server.shutdownGraceMs / 2)).then(() => svc.close()).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        svc.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   return 0;
 }

@@ -113,6 +113,12 @@ export const ConfigSchema = Type.Object(
           default: 10_000,
           description: 'Time a client has to send the request line and headers (408 REQUEST_TIMEOUT after).',
         }),
+        shutdownGraceMs: Type.Integer({
+          minimum: 0,
+          maximum: 600_000,
+          default: 10_000,
+          description: 'On SIGTERM or SIGINT: how long in-flight requests and deliveries may take to finish before the process exits anyway.',
+        }),
         requestTimeoutMs: Type.Integer({
           minimum: 1000,
           default: 60_000,
