@@ -53,6 +53,8 @@ import { createProfileServices, registerProfiles } from './profiles/profiles-fea
 import { createClassicServices, registerClassic } from './classic/classic-feature.js';
 import { registerHealth } from './health/health-routes.js';
 import { installDrain } from './http/graceful-drain.js';
+import { createMetrics } from './metrics/metrics-registry.js';
+import { installRequestTiming, registerMetrics } from './metrics/metrics-routes.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -110,6 +112,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       },
     });
     const drain = installDrain(app);
+    // issue #16: measured only when someone scrapes; otherwise nothing is counted at all.
+    const metrics = config.metrics.enabled ? createMetrics(database.db, now) : null;
+    if (metrics) installRequestTiming(app, metrics);
     // text/plain is the one body type a browser sends cross-origin without a preflight; svc never
     // accepts it, so it must be refused as a type, not parsed.
     app.removeContentTypeParser('text/plain');
@@ -128,6 +133,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const fileStore = createFileStore(config.files);
     cleanups.push(() => fileStore.close());
     const uploads = createUploadService({
+      ...(metrics ? { onStored: metrics.uploaded } : {}),
       db: database.db,
       store: fileStore,
       tmpDir: join(config.dataDir, 'tmp'),
@@ -144,6 +150,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const publicUrl = config.server.publicUrl?.replace(/\/$/, '') ?? null;
     const emailFileUrl = (fileId: string) => (publicUrl ? `${publicUrl}${emailLinks.create(fileId)}` : null);
     const worker = createDeliveryWorker({
+      ...(metrics ? { observe: metrics.delivery } : {}),
       db: database.db,
       dialect: database.dialect,
       handle: createDeliveryHandler({
@@ -172,9 +179,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     forms.onChange(warnTemplates);
     const deliveries = createDeliveryService({ db: database.db, forms, worker, planner: { mailingListsEnabled: config.mailingLists.url !== null }, now });
     const limit = (group: 'submit' | 'tokens' | 'graphql' | 'upload') =>
-      config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group]) : null;
+      config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group], metrics?.rateLimited) : null;
     const idempotency = createIdempotencyStore(database.db);
     const submit = {
+      ...(metrics ? { observe: metrics.submission } : {}),
       db: database.db,
       writes: createWriteBatcher(database.db, database.dialect),
       csrf,
@@ -238,6 +246,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     await adminRoutes(app, context);
     if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir, config.classic.propertiesPath);
+    const closeMetrics = metrics ? await registerMetrics(app, config.metrics, config.server.host, metrics) : async () => undefined;
+    cleanups.push(closeMetrics);
     const watcher = config.forms.watch ? watchForms(config.forms.dir, forms, app.log) : null;
     const purger = startPurgeJob(context, app.log);
     app.addHook('onClose', async () => {
@@ -247,6 +257,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await worker.stop();
       mailer.close();
       await fileStore.close();
+      await closeMetrics();
     });
     await registerHealth(app, { database, forms, store: fileStore, redis: config.redis.url ? limiterStore : null, now });
     await app.ready();

@@ -483,6 +483,20 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    metrics: Type.Object(
+      {
+        enabled: Type.Boolean({ default: false, description: 'Serve Prometheus metrics at /metrics (needs tokenSha256 or port).' }),
+        tokenSha256: Type.Union([Type.String({ pattern: '^[0-9a-f]{64}$' }), Type.Null()], {
+          default: null,
+          description: 'SHA-256 (hex) of the bearer token a scraper sends to /metrics on the main port.',
+        }),
+        port: Type.Union([Type.Integer({ minimum: 1, maximum: 65535 }), Type.Null()], {
+          default: null,
+          description: 'Serve /metrics on this port instead (on server.host, no token): keep it off the public network.',
+        }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     classic: Type.Object(
       {
         enabled: Type.Boolean({ default: true, description: 'Serve the form-properties JSON and take classic form posts at /svc/submit (contract §10).' }),

@@ -66,6 +66,8 @@ export interface UploadServiceOptions {
   readonly ceilingKB: number;
   readonly unattachedHours: number;
   readonly now: () => Date;
+  /** Hears the size of every file stored (metrics, issue #16). */
+  readonly onStored?: (bytes: number) => void;
 }
 
 const KIND_LABEL: Readonly<Record<FileKind, string>> = {
@@ -175,6 +177,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
         await removeBlobs([storageKey]);
         throw error;
       }
+      options.onStored?.(size);
       return { ok: true, upload: { id, name, extension: sniffed.extension, size, kind: sniffed.kind, sha256: spooled.sha256 } };
     },
 

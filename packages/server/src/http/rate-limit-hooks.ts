@@ -19,7 +19,7 @@ export function withLimit<T>(guard: T, limit: RateLimitHook | null): (T | RateLi
   return limit ? [guard, limit] : [guard];
 }
 
-export function createRateLimitHook(store: RateLimitStore, group: string, budget: RateBudget): RateLimitHook {
+export function createRateLimitHook(store: RateLimitStore, group: string, budget: RateBudget, onRefused?: (group: string) => void): RateLimitHook {
   const windowMs = budget.windowSeconds * 1000;
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     let window;
@@ -38,6 +38,7 @@ export function createRateLimitHook(store: RateLimitStore, group: string, budget
     if (window.count > budget.max) {
       const retryAfter = String(Math.max(1, Math.ceil(window.resetMs / 1000)));
       reply.header('Retry-After', retryAfter);
+      onRefused?.(group);
       throw new SvcError('RATE_LIMITED', undefined, { headers: { 'Retry-After': retryAfter } });
     }
   };

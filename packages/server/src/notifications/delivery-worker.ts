@@ -44,6 +44,8 @@ export function createDeliveryWorker(deps: {
   options: WorkerOptions;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Hears every attempt's kind and outcome (metrics, issue #16). */
+  observe?: (kind: string, outcome: 'delivered' | 'retry' | 'dead') => void;
 }): DeliveryWorker {
   const { db, options, log } = deps;
   let timer: NodeJS.Timeout | null = null;
@@ -67,6 +69,7 @@ export function createDeliveryWorker(deps: {
       : dead
         ? { status: 'dead' as const, at: null }
         : { status: 'pending' as const, at: new Date(now.getTime() + retryDelayMs(job.attempts, options.backoffSeconds)).toISOString() };
+    deps.observe?.(job.target.kind, outcome.ok ? 'delivered' : dead ? 'dead' : 'retry');
     if (dead) log.warn({ delivery: job.uid, kind: job.target.kind, attempts: job.attempts, error: outcome.detail }, 'delivery dead-lettered');
     else if (!outcome.ok) log.info({ delivery: job.uid, kind: job.target.kind, attempts: job.attempts, error: outcome.detail }, 'delivery failed; will retry');
     return { ok: outcome.ok, detail: outcome.detail, durationMs: Date.now() - started, next };

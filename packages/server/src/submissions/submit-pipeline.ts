@@ -46,6 +46,8 @@ export interface SubmitServices {
   /** Days a draft lives (contract §5), so the uploads it names are kept as long. */
   readonly draftTtlDays: number;
   readonly now: () => Date;
+  /** Hears every answered submit (metrics, issue #16). */
+  readonly observe?: (form: Form, result: SubmitResult) => void;
 }
 
 export interface SubmitInput {
@@ -212,7 +214,8 @@ async function submitWhole(
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
     const stored = withoutBadFiles(storedValues(form, normalised, visibility, values), fileErrors);
     if (input.checkpoint) return held(services, step, input, stored, spamReasons, draft, now);
-    return submitted(services, step, await persist(services, { form, client: clientOf(request), values: stored, spamReasons, ip: input.ip, date, profile: input.profile }), stored, date);
+    const flagged = await submitted(services, step, await persist(services, { form, client: clientOf(request), values: stored, spamReasons, ip: input.ip, date, profile: input.profile }), stored, date);
+    return { ...flagged, spam: true };
   }
   const captcha = await services.captcha.verify(form, request.meta.captchas, input.ip);
   if (captcha !== 'ok') {
@@ -316,6 +319,12 @@ async function runLoaded(services: SubmitServices, form: Form, input: SubmitInpu
 }
 
 export async function submitForm(services: SubmitServices, form: Form, input: SubmitInput): Promise<SubmitResult> {
+  const result = await submitOnceChecked(services, form, input);
+  services.observe?.(form, result);
+  return result;
+}
+
+async function submitOnceChecked(services: SubmitServices, form: Form, input: SubmitInput): Promise<SubmitResult> {
   assertCsrf(services, input);
   const key = input.idempotencyKey ?? input.request.meta.idempotencyKey;
   if (key === undefined) return runSteps(services, form, input);

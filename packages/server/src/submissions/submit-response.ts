@@ -22,6 +22,8 @@ export interface SubmitResult {
   readonly body: SubmitBody;
   /** On `submitted`: the values as stored (visible fields, normalised) and when; never sent by REST. */
   readonly stored?: { readonly values: Readonly<Record<string, unknown>>; readonly createdAt: string; readonly files: readonly UploadRow[] };
+  /** Stored flagged as spam while answered like a success (contract §4); for metrics, never sent. */
+  readonly spam?: boolean;
 }
 
 export interface SubmitResultParts {
