@@ -4,6 +4,7 @@
  * `svc submissions list`, `svc payments reconcile`, `svc profiles sign`. Each subcommand lives in
  * its own file; this one only dispatches and turns known boot errors into readable reports.
  */
+import { runGraphqlSchema } from './graphql-schema-command.js';
 import { parseArgs } from 'node:util';
 import { describeCliError } from './cli-errors.js';
 import { runServe } from './serve-command.js';
@@ -32,6 +33,7 @@ Commands:
          [--subject S] [--config FILE]  print a signed link token (and link) for a profile
   profiles login-token --demo [--subject S] [--claim NAME=VALUE …] [--ttl 1h]
                                    a login token from the demo's development issuer
+  graphql schema [--config FILE]   print the GraphQL schema (SDL) for the configured forms
   payments reconcile [--since DATE|48h] [--config FILE]
                                    finish paid payments that have no submission yet, cancel
                                    unpaid ones, and report what was done
@@ -77,6 +79,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const common = { configFile: values.config, demo: values.demo ?? false };
   if (command === 'serve') return runServe(common);
   if (command === 'migrate') return runMigrate(common);
+  if (command === 'graphql' && sub === 'schema') return runGraphqlSchema(common);
   if (command === 'purge') return runPurge(common);
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
   if (command === 'profiles' && sub === 'sign') {
