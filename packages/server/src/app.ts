@@ -53,6 +53,7 @@ import { createProfileServices, registerProfiles } from './profiles/profiles-fea
 import { createClassicServices, registerClassic } from './classic/classic-feature.js';
 import { registerHealth } from './health/health-routes.js';
 import { installDrain } from './http/graceful-drain.js';
+import { createPrettyStream, wantsPrettyLogs } from './http/log-format.js';
 import { createMetrics } from './metrics/metrics-registry.js';
 import { installRequestTiming, registerMetrics } from './metrics/metrics-routes.js';
 
@@ -94,7 +95,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await migrateToLatest(database);
     const forms = await createFormRegistry({ db: database.db, dir: config.forms.dir, now });
     const app = Fastify({
-      logger: options.logger ?? { level: config.log.level },
+      logger: options.logger ?? {
+        level: config.log.level,
+        // Headers that carry credentials never reach a log line, whatever a serializer adds later.
+        redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]', 'req.headers["x-svc-upload-token"]'],
+        ...(wantsPrettyLogs(config.log.format) ? { stream: createPrettyStream() } : {}),
+      },
       bodyLimit: config.server.bodyLimitKB * 1024,
       ...serverTimeouts(config.server),
       clientErrorHandler: answerClientError,

@@ -617,6 +617,7 @@ export const ConfigSchema = Type.Object(
     log: Type.Object(
       {
         level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+        format: StringEnum(['auto', 'json', 'pretty'], { default: 'auto', description: 'JSON lines, readable lines, or auto: readable on a terminal, JSON otherwise.' }),
       },
       { additionalProperties: false, default: {} },
     ),
