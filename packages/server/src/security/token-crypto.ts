@@ -36,14 +36,23 @@ export function randomToken(bytes = 16): string {
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/** Random bytes drawn a page at a time (each byte used once): a token per submit costs no RNG call. */
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
 /** `length` characters from [A-Za-z0-9] without modulo bias (5.95 bits each). */
 export function randomAlphanumeric(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      // 248 = 62 * 4: bytes above it would skew the distribution.
-      if (byte < 248 && out.length < length) out += ALPHANUMERIC[byte % 62];
+    if (poolOffset >= pool.length) {
+      pool = randomBytes(POOL_SIZE);
+      poolOffset = 0;
     }
+    const byte = pool[poolOffset] as number;
+    pool[poolOffset++] = 0;
+    // 248 = 62 * 4: bytes above it would skew the distribution.
+    if (byte < 248) out += ALPHANUMERIC[byte % 62];
   }
   return out;
 }
