@@ -9,7 +9,7 @@ import type { Database } from '../storage/database-schema.js';
 import type { DialectName } from '../storage/database-factory.js';
 import { PermanentDeliveryError, type DeliveryJob } from './delivery-model.js';
 import type { DeliveryHandler } from './delivery-handlers.js';
-import { claimDue, recordAttempts, type AttemptOutcome } from './outbox-repository.js';
+import { claimDue, recordAttempts, releaseClaims, type AttemptOutcome } from './outbox-repository.js';
 
 export interface WorkerOptions {
   readonly pollMs: number;
@@ -52,6 +52,8 @@ export function createDeliveryWorker(deps: {
   let running: Promise<number> | null = null;
   let again = false;
   let stopped = true;
+  /** Set by stop() only: a drain() asked for by hand (tests, the CLI) runs whether started or not. */
+  let stopping = false;
 
   async function attempt(job: DeliveryJob): Promise<AttemptOutcome> {
     const started = Date.now();
@@ -75,18 +77,21 @@ export function createDeliveryWorker(deps: {
     return { ok: outcome.ok, detail: outcome.detail, durationMs: Date.now() - started, next };
   }
 
-  /** Delivers a claimed batch `concurrency` jobs at a time; every outcome comes back, none throws. */
+  /**
+   * Delivers a claimed batch `concurrency` jobs at a time; every outcome comes back, none throws.
+   * Once the worker is stopping no new job is started: those left are handed back (`unstarted`).
+   */
   async function deliverBatch(jobs: readonly DeliveryJob[]) {
     const results: { job: DeliveryJob; outcome: AttemptOutcome }[] = [];
     let next = 0;
     const lane = async () => {
-      while (next < jobs.length) {
+      while (next < jobs.length && !stopping) {
         const job = jobs[next++] as DeliveryJob;
         results.push({ job, outcome: await attempt(job) });
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency, jobs.length) }, lane));
-    return results;
+    return { results, unstarted: jobs.slice(next) };
   }
 
   async function drainAll(): Promise<number> {
@@ -95,10 +100,14 @@ export function createDeliveryWorker(deps: {
     const batchSize = options.concurrency * 8;
     for (;;) {
       const now = deps.now();
+      // A stopping worker claims nothing more: its process is on its way out.
+      if (stopping) return total;
       const jobs = await claimDue(db, deps.dialect, batchSize, now.toISOString(), new Date(now.getTime() + options.leaseMs).toISOString());
       if (jobs.length === 0) return total;
-      await recordAttempts(db, await deliverBatch(jobs), deps.now().toISOString());
-      total += jobs.length;
+      const { results, unstarted } = await deliverBatch(jobs);
+      await recordAttempts(db, results, deps.now().toISOString());
+      await releaseClaims(db, unstarted.map((job) => job.id), deps.now().toISOString());
+      total += results.length;
       // A fair share of the event loop: requests waiting behind this pass run before the next batch.
       await new Promise<void>((resume) => setImmediate(resume));
     }
@@ -133,6 +142,7 @@ export function createDeliveryWorker(deps: {
     start() {
       if (!stopped) return;
       stopped = false;
+      stopping = false;
       schedule();
       // Jobs left by a previous run (a crash after commit) go out now, not after the first poll.
       this.poke();
@@ -144,6 +154,7 @@ export function createDeliveryWorker(deps: {
     drain,
     async stop() {
       stopped = true;
+      stopping = true;
       if (timer) clearTimeout(timer);
       await running?.catch(() => undefined);
     },

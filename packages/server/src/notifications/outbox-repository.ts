@@ -85,6 +85,20 @@ export async function claimDue(db: Kysely<Database>, dialect: DialectName, limit
   }));
 }
 
+/**
+ * Gives back claimed jobs that were never attempted (a worker stopping, issue #16): no lease, and
+ * the attempt the claim counted taken back, so another instance delivers them at once.
+ */
+export async function releaseClaims(db: Kysely<Database>, ids: readonly number[], now: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('svc_deliveries')
+    .set((eb) => ({ locked_until: null, attempts: eb('attempts', '-', 1), updated_at: now }))
+    .where('id', 'in', [...ids])
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 export interface AttemptOutcome {
   readonly ok: boolean;
   readonly detail: string | null;
