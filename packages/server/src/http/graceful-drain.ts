@@ -7,24 +7,23 @@
  * left to the close that follows.
  */
 import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * Installs the hook (before any route, so every route has it) and returns `drain(maxMs)`.
+ * Returns `drain(maxMs)`. Nothing runs per request until it is called: the `Connection: close`
+ * listener is put in front of fastify's only then (a hook would cost every request, always).
  *
  * @example
  * const drain = installDrain(app);
  * process.once('SIGTERM', async () => { await drain(5000); await app.close(); });
  */
 export function installDrain(app: FastifyInstance): (maxMs: number) => Promise<void> {
-  let draining = false;
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (draining) reply.header('Connection', 'close');
-    done();
-  });
   return async (maxMs) => {
     const server = app.server;
     if (!server.listening) return;
-    draining = true;
+    server.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+      response.setHeader('Connection', 'close');
+    });
     const closeIdle = server.closeIdleConnections.bind(server);
     server.closeIdleConnections = () => undefined;
     try {
