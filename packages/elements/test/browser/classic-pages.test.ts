@@ -157,6 +157,10 @@ describeWithChromium('server-rendered demo pages (classic posts)', () => {
     expect((await storedSubmissions(harness.svc, 'contact')).length).toBe(before + 1);
   });
 
+  it('the kitchen sink (every field type) and the donation form draw axe-clean from their properties JSON', { timeout: TEST_TIMEOUT }, async () => {
+    for (const handle of ['kitchen-sink', 'donation']) await expectAxeClean(`${harness.serviceOrigin}/demo/classic/${handle}`, `the ${handle} page`);
+  });
+
   it('the demo page links every example form to its server-rendered page', { timeout: TEST_TIMEOUT }, async () => {
     const context = await harness.browser.newContext();
     contexts.push(context);
