@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -400,6 +402,42 @@ fields:
         expect(await f.submissionCount('donation')).toBe(1);
       } finally {
         await f.close();
+      }
+    });
+  });
+  describe('captchas and mailing lists', () => {
+    it('names the active captcha and the mailing-list inputs, and verifies the posted captcha response', async () => {
+      const seen: string[] = [];
+      const verifier = createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          const response = new URLSearchParams(body).get('response') ?? '';
+          seen.push(response);
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response === 'good' ? { success: true } : { success: false }));
+        });
+      });
+      await new Promise<void>((done) => verifier.listen(0, '127.0.0.1', done));
+      const url = `http://127.0.0.1:${(verifier.address() as AddressInfo).port}/siteverify`;
+      const withCaptcha = await createTestApp({ config: { database: { url: target.url() }, captcha: { turnstile: { siteKey: 'site-key', secretKey: 'secret-key', verifyUrl: url } } } });
+      try {
+        const get = async (handle: string) => (await withCaptcha.app.inject({ method: 'GET', url: `/svc/api/forms/${handle}/properties` })).json<Properties>();
+        const props = await get('contact');
+        expect(props.captcha).toMatchObject({ enabled: true, handle: 'captcha', name: 'cf-turnstile-response', provider: 'turnstile', siteKey: 'site-key' });
+        expect((await get('kitchen-sink')).mailingListName).toEqual(['newsletter']);
+        const send = (token: string) =>
+          withCaptcha.app.inject({
+            method: 'POST',
+            url: '/svc/submit',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin: SITE },
+            payload: new URLSearchParams(entriesOf(props, PERSON, [['cf-turnstile-response', token]])).toString(),
+          });
+        expect((await send('bad')).json()).toMatchObject({ success: false, status: 'captcha_failed' });
+        expect((await send('good')).json()).toMatchObject({ success: true, finished: true });
+        expect(seen).toEqual(['bad', 'good']);
+      } finally {
+        await withCaptcha.close();
+        await new Promise<void>((done) => verifier.close(() => done()));
       }
     });
   });

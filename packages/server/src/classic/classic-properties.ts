@@ -66,7 +66,7 @@ export function buildClassicProperties(deps: ClassicRenderDeps, form: Form, mani
   const page = manifest.layout.pages[view.pageIndex] ?? manifest.layout.pages[0];
   const handles = (page?.rows ?? []).flatMap((row) => row.fields);
   const fields = Object.fromEntries(handles.flatMap((handle) => (manifest.fields[handle] ? [[handle, manifest.fields[handle]]] : [])));
-  const captcha = (manifest.security as { captchas?: readonly { name: string; provider: string }[] }).captchas?.[0];
+  const captcha = (manifest.security as { captchas?: readonly ({ name: string; handle: string } & Record<string, unknown>)[] }).captchas?.[0];
   const mailingLists = form.fields.filter((f) => f.type === 'mailingList').map((f) => f.handle as string);
   const files = Object.values(fields).some((f) => f.type === 'file' || f.type === 'file-dnd');
   const flash = view.flash;
@@ -90,7 +90,8 @@ export function buildClassicProperties(deps: ClassicRenderDeps, form: Form, mani
     action: CLASSIC_ACTION,
     /** Not in §2.10: the URL the `<form>` posts to (the `action` entry names the handler). */
     actionUrl: deps.actionUrl,
-    ...(captcha ? { captcha: { enabled: true, handle: captcha.provider, name: captcha.name } } : {}),
+    // §2.10's {enabled, handle, name}, plus what a template needs to draw the widget (provider, site key, script).
+    ...(captcha ? { captcha: { ...captcha, enabled: true, handle: captcha.handle, name: captcha.name } } : {}),
     ...(mailingLists.length > 0 ? { mailingListName: mailingLists } : {}),
     // So a server renderer needs one call: the page to draw, what to show in it, and where it is.
     page: { index: page?.index ?? 0, label: page?.label ?? '', buttons: page?.buttons ?? null, rows: page?.rows ?? [], fields },

@@ -1,7 +1,7 @@
 /**
  * Readiness (issue #16): whether this instance can serve forms now: the database answers and is
  * migrated to this build, forms are loaded, Redis answers when it is configured, and the file
- * store takes a write. Each check is cheap; the store's write is cached for a few seconds so a
+ * store takes a write. Each check is cheap; the store's write is cached for 30 seconds so a
  * load balancer probing every second does not write a file every second.
  */
 import { sql } from 'kysely';
@@ -29,7 +29,7 @@ export interface Readiness {
   readonly checks: Readonly<Record<string, CheckResult>>;
 }
 
-const STORE_CACHE_MS = 5_000;
+const STORE_CACHE_MS = 30_000;
 const CHECK_TIMEOUT_MS = 2_000;
 
 /** A check that fails instead of hanging: a probe must answer even when a dependency does not. */
