@@ -4,6 +4,7 @@
  * is the credential. Any failure of a link (bad signature, expired, file gone) is the same 404,
  * so a caller cannot tell which.
  */
+import type { AuditInput } from './audit-log.js';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { SvcError } from '@svc/core';
 import type { AdminKeys } from './admin-keys.js';
@@ -17,6 +18,8 @@ export interface AdminExportDeps {
   readonly keys: AdminKeys;
   readonly services: AdminServices;
   readonly onRequest: onRequestHookHandler;
+  /** Appends to the audit log (issue #15): an export is a read that takes data away, so it is recorded. */
+  readonly audit: (input: AuditInput) => Promise<void>;
 }
 
 export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportDeps): Promise<void> {
@@ -26,6 +29,7 @@ export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportD
     const key = keys.authenticate(request.headers.authorization);
     const form = readableForm(services, key, request.params.handle);
     const query = parseExportQuery(request.query as Record<string, unknown>, services.statuses);
+    await deps.audit({ key, action: 'export', form: form.handle, target: null, detail: { format: query.format, filter: query.filter }, ip: request.ip });
     const stream = exportStream(services, form, query);
     // Once the first bytes are out the status is sent; a later failure can only cut the body short.
     stream.once('error', (error) => request.log.error({ err: error }, 'export failed while streaming'));

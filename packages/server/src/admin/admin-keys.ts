@@ -12,6 +12,8 @@ export interface AdminKey {
   readonly name: string;
   canRead(handle: string): boolean;
   readonly canWrite: boolean;
+  /** Whether the key sees every form (`forms: ['*']`): only then does it read entries of no form. */
+  readonly allForms: boolean;
 }
 
 export interface AdminKeys {
@@ -29,6 +31,7 @@ export function createAdminKeys(config: Config): AdminKeys {
       name: key.name,
       canRead: (handle) => all || forms.has(handle),
       canWrite: key.scopes.includes('write'),
+      allForms: all,
     };
     return { sha256: key.sha256, principal };
   });

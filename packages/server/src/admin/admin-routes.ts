@@ -1,5 +1,6 @@
 /** The admin REST API under /svc/api/admin/ (issue #5): thin handlers over admin-service.ts. */
 import type { FastifyInstance } from 'fastify';
+import { SvcError } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { assertCanWrite, createAdminKeys } from './admin-keys.js';
 import { parseListQuery } from './admin-query.js';
@@ -14,6 +15,7 @@ import {
 } from './admin-service.js';
 import { baseUrl, createAdminGuard, createAdminServices, sendData } from './admin-http.js';
 import { adminExportRoutes } from './admin-export-routes.js';
+import { appendAudit, listAudit, type AuditInput } from './audit-log.js';
 
 type Handle = { Params: { handle: string } };
 type Id = { Params: { id: string } };
@@ -23,6 +25,9 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const services = createAdminServices(ctx);
   const onRequest = createAdminGuard(ctx.config.headless.enabled);
   const auth = (headers: { authorization?: string | undefined }) => keys.authenticate(headers.authorization);
+  // issue #15: appended once the write has been made; a write that failed leaves no entry.
+  const audit = (input: AuditInput) => appendAudit(services.db, input, services.now());
+  const formOf = (formId: number) => services.forms.list().find((f) => f.id === formId)?.handle ?? null;
 
   app.get('/svc/api/admin/forms', { onRequest }, async (request, reply) => {
     const key = auth(request.headers);
@@ -46,6 +51,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     assertCanWrite(key);
     const change = parseChange(request.body, services.statuses);
     const result = await updateSubmission(services, key, request.params.id, change);
+    await audit({ key, action: 'submission.update', form: formOf(result.formId), target: `submission:${result.id}`, detail: { from: result.before, to: change }, ip: request.ip });
     // Not spam after all: it gets the deliveries a clean submission would have had, now.
     if (result.markedNotSpam) await ctx.deliveries.onMarkedNotSpam(result.id);
     return sendData(reply, await getSubmission(services, key, String(result.id), baseUrl(ctx, request)));
@@ -54,13 +60,28 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.delete<Id>('/svc/api/admin/submissions/:id', { onRequest }, async (request, reply) => {
     const key = auth(request.headers);
     assertCanWrite(key);
-    return sendData(reply, { ...(await deleteSubmission(services, key, request.params.id)), deleted: true });
+    const deleted = await deleteSubmission(services, key, request.params.id);
+    await audit({ key, action: 'submission.delete', form: formOf(deleted.formId), target: `submission:${deleted.id}`, detail: { files: deleted.files }, ip: request.ip });
+    return sendData(reply, { id: deleted.id, files: deleted.files, deleted: true });
   });
 
   app.post<Id>('/svc/api/admin/deliveries/:id/resend', { onRequest }, async (request, reply) => {
     const key = auth(request.headers);
-    return sendData(reply, { ...(await resendDelivery(services, key, request.params.id)), queued: true });
+    const resent = await resendDelivery(services, key, request.params.id);
+    await audit({ key, action: 'delivery.resend', form: formOf(resent.formId), target: `delivery:${resent.id}`, ip: request.ip });
+    return sendData(reply, { id: resent.id, queued: true });
   });
 
-  await adminExportRoutes(app, { keys, services, onRequest });
+  app.get('/svc/api/admin/audit', { onRequest }, async (request, reply) => {
+    const key = auth(request.headers);
+    const query = request.query as Record<string, unknown>;
+    const limit = query['limit'] === undefined ? 50 : Number(query['limit']);
+    const before = query['before'] === undefined ? null : Number(query['before']);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new SvcError('PAYLOAD_INVALID', '`limit` must be 1 to 500.');
+    if (before !== null && (!Number.isSafeInteger(before) || before < 1)) throw new SvcError('PAYLOAD_INVALID', '`before` must be an entry id.');
+    const page = await listAudit(services.db, key, { limit, before });
+    return sendData(reply, page.items, { limit, nextCursor: page.nextCursor });
+  });
+
+  await adminExportRoutes(app, { keys, services, onRequest, audit });
 }

@@ -159,7 +159,7 @@ export async function getSubmission(services: AdminServices, key: AdminKey, rawI
 }
 
 /** Queues a delivery again (write scope); a delivery of a form the key cannot see is not found. */
-export async function resendDelivery(services: AdminServices, key: AdminKey, rawId: string): Promise<{ id: number }> {
+export async function resendDelivery(services: AdminServices, key: AdminKey, rawId: string): Promise<{ id: number; formId: number }> {
   assertCanWrite(key);
   const id = /^[1-9]\d{0,14}$/.test(rawId) ? Number(rawId) : NaN;
   const row = Number.isSafeInteger(id)
@@ -167,7 +167,7 @@ export async function resendDelivery(services: AdminServices, key: AdminKey, raw
     : undefined;
   const form = row && services.forms.list().find((f) => f.id === row.form_id);
   if (!row || !form || !key.canRead(form.handle) || !(await services.deliveries.resend(id))) throw new SvcError('DELIVERY_NOT_FOUND');
-  return { id };
+  return { id, formId: form.id };
 }
 
 export interface SubmissionChange {
@@ -194,18 +194,19 @@ export async function updateSubmission(
   key: AdminKey,
   rawId: string,
   change: SubmissionChange,
-): Promise<{ id: number; markedNotSpam: boolean }> {
+): Promise<{ id: number; formId: number; before: SubmissionChange; markedNotSpam: boolean }> {
   const { submission } = await readableSubmission(services, key, rawId);
   assertCanWrite(key);
   await updateSubmissionState(services.db, submission.id, change, services.now().toISOString());
-  return { id: submission.id, markedNotSpam: submission.isSpam && change.isSpam === false };
+  const before = { ...(change.status !== undefined ? { status: submission.status } : {}), ...(change.isSpam !== undefined ? { isSpam: submission.isSpam } : {}) };
+  return { id: submission.id, formId: submission.formId, before, markedNotSpam: submission.isSpam && change.isSpam === false };
 }
 
-export async function deleteSubmission(services: AdminServices, key: AdminKey, rawId: string): Promise<{ id: number; files: number }> {
+export async function deleteSubmission(services: AdminServices, key: AdminKey, rawId: string): Promise<{ id: number; formId: number; files: number }> {
   const { submission } = await readableSubmission(services, key, rawId);
   assertCanWrite(key);
   const files = await services.uploads.listForSubmissions([submission.id]);
   await deleteSubmissions(services, [submission.id]);
-  return { id: submission.id, files: files.length };
+  return { id: submission.id, formId: submission.formId, files: files.length };
 }
 

@@ -17,7 +17,7 @@ import { commandConfig, type CommandOptions } from './command-options.js';
 import { createProgressBar } from './progress-bar.js';
 
 /** Whoever can run the CLI can read the config and the database: every form, read only. */
-export const OPERATOR_KEY: AdminKey = { name: 'cli', canRead: () => true, canWrite: false };
+export const OPERATOR_KEY: AdminKey = { name: 'cli', canRead: () => true, canWrite: false, allForms: true };
 
 export interface ExportCommandOptions extends CommandOptions {
   readonly form: string | undefined;

@@ -3,6 +3,7 @@
  * way `svc profiles sign` does, with an admin key that may write and may read the profile's form.
  * Body `{properties, ttlSeconds?, singleUse?, prefill?, subject?}`; answers `{token, link, expiresAt}`.
  */
+import { appendAudit } from '../admin/audit-log.js';
 import type { FastifyInstance } from 'fastify';
 import { SvcError } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
@@ -49,6 +50,12 @@ export async function profileAdminRoutes(app: FastifyInstance, ctx: AppContext, 
       ...(typeof subject === 'string' ? { subject } : {}),
     });
     const link = profile.config.linkTemplate ? profile.config.linkTemplate.replaceAll('{token}', encodeURIComponent(token)) : null;
+    // issue #15: who handed out a link, for what, never the token itself.
+    await appendAudit(
+      ctx.database.db,
+      { key, action: 'profile.link', form: profile.form.handle, target: `profile:${profile.name}`, detail: { properties, ttlSeconds: ttl, singleUse: body['singleUse'] === true || profile.config.singleUse }, ip: request.ip },
+      ctx.submit.now(),
+    );
     return sendData(reply.code(201), { token, link, expiresAt: new Date(ctx.submit.now().getTime() + ttl * 1000).toISOString() });
   });
 }

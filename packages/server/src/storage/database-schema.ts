@@ -192,6 +192,19 @@ export interface ClassicSessionsTable {
   expires_at: string;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  /** `key:<name>` for an admin API key (later `user:<name>` for a console user). */
+  actor: string;
+  action: string;
+  form_handle: string | null;
+  target: string | null;
+  /** JSON: what changed (from → to, the export's filter, …); never submitted values. */
+  detail: string;
+  ip: string | null;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
@@ -207,4 +220,5 @@ export interface Database {
   svc_spent_links: SpentLinksTable;
   svc_classic_flashes: ClassicFlashesTable;
   svc_classic_sessions: ClassicSessionsTable;
+  svc_audit_log: AuditLogTable;
 }

@@ -14,6 +14,7 @@ import * as addUploadBinding from './migrations/202611241010-add-upload-binding.
 import * as createPayments from './migrations/202611241800-create-payments.js';
 import * as addProfiles from './migrations/202611241900-add-profiles.js';
 import * as createClassicTables from './migrations/202611250200-create-classic-tables.js';
+import * as createAuditLog from './migrations/202611250300-create-audit-log.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611241800-create-payments': createPayments,
   '202611241900-add-profiles': addProfiles,
   '202611250200-create-classic-tables': createClassicTables,
+  '202611250300-create-audit-log': createAuditLog,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

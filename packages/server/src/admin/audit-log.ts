@@ -1,0 +1,74 @@
+/**
+ * The audit log (issue #15): every write a site owner makes, appended with who, what, when and
+ * from where, and readable by the owners who may see the form it touched. Nothing updates or
+ * deletes an entry. Entries name what changed, never submitted values.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/database-schema.js';
+import type { AdminKey } from './admin-keys.js';
+
+export type AuditAction = 'submission.update' | 'submission.delete' | 'delivery.resend' | 'export' | 'profile.link';
+
+export interface AuditEntry {
+  readonly id: number;
+  readonly at: string;
+  readonly actor: string;
+  readonly action: string;
+  readonly form: string | null;
+  readonly target: string | null;
+  readonly detail: Readonly<Record<string, unknown>>;
+  readonly ip: string | null;
+}
+
+export interface AuditInput {
+  readonly key: AdminKey;
+  readonly action: AuditAction;
+  readonly form: string | null;
+  readonly target: string | null;
+  readonly detail?: Readonly<Record<string, unknown>>;
+  readonly ip: string | null;
+}
+
+export async function appendAudit(db: Kysely<Database>, input: AuditInput, at: Date): Promise<void> {
+  await db
+    .insertInto('svc_audit_log')
+    .values({
+      at: at.toISOString(),
+      actor: `key:${input.key.name}`,
+      action: input.action,
+      form_handle: input.form,
+      target: input.target,
+      detail: JSON.stringify(input.detail ?? {}),
+      ip: input.ip,
+    })
+    .execute();
+}
+
+/**
+ * Newest first, `limit` at a time, before the entry id `before` (keyset); only entries of forms
+ * the key may read, and entries of no form only for a key that sees every form.
+ */
+export async function listAudit(db: Kysely<Database>, key: AdminKey, options: { limit: number; before: number | null }): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
+  const items: AuditEntry[] = [];
+  let before = options.before;
+  // Entries of forms the key cannot see are skipped in the page, not counted against it.
+  for (let round = 0; items.length < options.limit && round < 20; round++) {
+    let query = db.selectFrom('svc_audit_log').selectAll().orderBy('id', 'desc').limit(options.limit * 2);
+    if (before !== null) query = query.where('id', '<', before);
+    const rows = await query.execute();
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      before = row.id;
+      const visible = row.form_handle === null ? key.allForms : key.canRead(row.form_handle);
+      if (!visible) continue;
+      items.push({ id: row.id, at: row.at, actor: row.actor, action: row.action, form: row.form_handle, target: row.target, detail: JSON.parse(row.detail) as Record<string, unknown>, ip: row.ip });
+      if (items.length === options.limit) break;
+    }
+    if (rows.length < options.limit * 2) {
+      if (items.length < options.limit) before = null;
+      break;
+    }
+  }
+  const last = items.at(-1);
+  return { items, nextCursor: items.length === options.limit && last && before !== null ? String(last.id) : null };
+}
