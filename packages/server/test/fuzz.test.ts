@@ -199,8 +199,12 @@ function planAdmin(rng: Rng, w: World): Draft {
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
   const handle = rng.pick(w.forms).handle;
   const id = pickOr(rng, w.submissionIds, String(rng.int(1, 50)));
-  const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download']] as const);
+  const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download'], [1, 'audit']] as const);
   if (which === 'forms') return draft('admin-forms', 'GET', '/svc/api/admin/forms', headers);
+  if (which === 'audit') {
+    const query = rng.pick(['', `limit=${rng.int(-2, 600)}`, `before=${rng.pick([String(rng.int(-5, 500)), randomWord(rng, 1, 20)])}`, `limit=2&before=${rng.int(1, 100)}`]);
+    return draft('admin-audit', 'GET', '/svc/api/admin/audit', headers, null, query);
+  }
   if (which === 'list') return draft('admin-list', 'GET', `/svc/api/admin/forms/${handle}/submissions`, headers, null, adminQuery(rng, w.statuses, w.cursors, false));
   if (which === 'get') return draft('admin-get', 'GET', `/svc/api/admin/submissions/${id}`, headers);
   if (which === 'patch') {
