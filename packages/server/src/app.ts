@@ -52,6 +52,7 @@ import { createPaymentServices, registerPayments } from './payments/payments-fea
 import { createProfileServices, registerProfiles } from './profiles/profiles-feature.js';
 import { createClassicServices, registerClassic } from './classic/classic-feature.js';
 import { registerHealth } from './health/health-routes.js';
+import { registerConsole } from './console/console-feature.js';
 import { installDrain } from './http/graceful-drain.js';
 import { createPrettyStream, wantsPrettyLogs } from './http/log-format.js';
 import { createMetrics } from './metrics/metrics-registry.js';
@@ -251,6 +252,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await registerPayments(app, context, payments, config);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     await adminRoutes(app, context);
+    await registerConsole(app, context, secret);
     if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir, config.classic.propertiesPath);
     const closeMetrics = metrics ? await registerMetrics(app, config.metrics, config.server.host, metrics) : async () => undefined;
     cleanups.push(closeMetrics);

@@ -374,7 +374,7 @@ describe('admin configuration', () => {
   const load = (admin: unknown) => () => loadConfig({ file: null, env: { SVC_SECRET: TEST_SECRET }, values: { admin } });
 
   it('defaults to no keys and five-minute download links', () => {
-    expect(load({})().admin).toEqual({ keys: [], downloadUrlMinutes: 5 });
+    expect(load({})().admin).toEqual({ keys: [], users: [], downloadUrlMinutes: 5 });
   });
 
   it('refuses a key given in clear, a write-only scope, an unknown scope or a bad form handle, all at once', () => {

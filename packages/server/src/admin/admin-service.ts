@@ -11,7 +11,7 @@ import type { FormRegistry } from '../forms/form-registry.js';
 import type { UploadService } from '../files/upload-service.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
 import { searchSubmissions, decodeCursor, encodeCursor, type SubmissionRecord } from '../submissions/submission-search.js';
-import { countByForm, countFiles, findWithFormHandle, updateSubmissionState, type FormCounts } from '../submissions/submission-admin-repository.js';
+import { activityByForm, countByForm, countFiles, findWithFormHandle, updateSubmissionState, type FormCounts } from '../submissions/submission-admin-repository.js';
 import { deleteSubmissions } from '../submissions/submission-deletion.js';
 import type { ListQuery } from './admin-query.js';
 import { assertCanWrite, type AdminKey } from './admin-keys.js';
@@ -87,6 +87,25 @@ export async function listForms(services: AdminServices, key: AdminKey): Promise
     // Every configured status is listed, with 0 where there are none, so clients need no defaults.
     const byStatus = Object.fromEntries(services.statuses.map((s) => [s, found.byStatus[s] ?? 0]));
     return { id: form.id, uid: form.uid, handle: form.handle, name: form.name, submissions: { ...found, byStatus: { ...found.byStatus, ...byStatus } } };
+  });
+}
+
+export interface FormActivity {
+  readonly handle: string;
+  readonly last: string | null;
+  /** Clean and spam submissions per UTC day, oldest first, `days` of them ending today. */
+  readonly days: readonly { readonly day: string; readonly clean: number; readonly spam: number }[];
+}
+
+/** The forms a key may read with their newest submission and a per-day count (the console's overview). */
+export async function formActivity(services: AdminServices, key: AdminKey, days = 30): Promise<FormActivity[]> {
+  const forms = services.forms.list().filter((f) => key.canRead(f.handle));
+  const today = Date.parse(services.now().toISOString().slice(0, 10));
+  const labels = Array.from({ length: days }, (_v, i) => new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  const activity = await activityByForm(services.db, forms.map((f) => f.id), `${labels[0]}T00:00:00.000Z`);
+  return forms.map((form) => {
+    const found = activity.get(form.id);
+    return { handle: form.handle, last: found?.last ?? null, days: labels.map((day) => ({ day, ...(found?.days.get(day) ?? { clean: 0, spam: 0 }) })) };
   });
 }
 

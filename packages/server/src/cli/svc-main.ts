@@ -4,6 +4,7 @@
  * `svc submissions list`, `svc payments reconcile`, `svc profiles sign`. Each subcommand lives in
  * its own file; this one only dispatches and turns known boot errors into readable reports.
  */
+import { runHashPassword } from './admin-password-command.js';
 import { runGraphqlSchema } from './graphql-schema-command.js';
 import { parseArgs } from 'node:util';
 import { describeCliError } from './cli-errors.js';
@@ -34,6 +35,7 @@ Commands:
   profiles login-token --demo [--subject S] [--claim NAME=VALUE …] [--ttl 1h]
                                    a login token from the demo's development issuer
   graphql schema [--config FILE]   print the GraphQL schema (SDL) for the configured forms
+  admin hash-password              read a password on stdin, print its hash for admin.users
   payments reconcile [--since DATE|48h] [--config FILE]
                                    finish paid payments that have no submission yet, cancel
                                    unpaid ones, and report what was done
@@ -80,6 +82,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'serve') return runServe(common);
   if (command === 'migrate') return runMigrate(common);
   if (command === 'graphql' && sub === 'schema') return runGraphqlSchema(common);
+  if (command === 'admin' && sub === 'hash-password') return runHashPassword();
   if (command === 'purge') return runPurge(common);
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
   if (command === 'profiles' && sub === 'sign') {

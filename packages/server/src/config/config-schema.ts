@@ -483,6 +483,14 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    console: Type.Object(
+      {
+        enabled: Type.Boolean({ default: true, description: 'Serve the site owners\' console at /svc/console/.' }),
+        sessionIdleMinutes: Type.Integer({ minimum: 1, maximum: 1440, default: 30, description: 'A console session ends after this long without a request.' }),
+        sessionMaxHours: Type.Integer({ minimum: 1, maximum: 720, default: 12, description: 'A console session ends this long after sign-in, however active.' }),
+      },
+      { additionalProperties: false, default: {} },
+    ),
     metrics: Type.Object(
       {
         enabled: Type.Boolean({ default: false, description: 'Serve Prometheus metrics at /metrics (needs tokenSha256 or port).' }),
@@ -591,6 +599,18 @@ export const ConfigSchema = Type.Object(
             description:
               'Admin API keys {name, sha256, scopes: [read] or [read, write], forms: [handles] or [*]}, sent as `Authorization: Bearer <key>`.',
           },
+        ),
+        users: Type.Array(
+          Type.Object(
+            {
+              username: Type.String({ pattern: '^[A-Za-z0-9._@-]{1,64}$', description: 'Sign-in name for the console.' }),
+              passwordHash: Type.String({ pattern: '^scrypt\\$', description: 'Made by `svc admin hash-password`; the password itself is never stored.' }),
+              scopes: Type.Array(StringEnum(['read', 'write']), { minItems: 1, uniqueItems: true, contains: Type.Literal('read') }),
+              forms: Type.Array(Type.String({ pattern: '^(\\*|[a-z][a-z0-9-]*)$' }), { minItems: 1, description: 'Form handles, or `*` for every form.' }),
+            },
+            { additionalProperties: false },
+          ),
+          { default: [], description: 'Console users {username, passwordHash, scopes, forms}; the same scopes as API keys.' },
         ),
         downloadUrlMinutes: Type.Integer({
           minimum: 1,

@@ -1,4 +1,5 @@
 /** Site-owner reads and writes of stored submissions: counts per form, one by id, status and spam updates. */
+import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import { toRecord, type SubmissionRecord } from './submission-search.js';
@@ -79,4 +80,37 @@ export async function findAttachedFile(db: Db, publicId: string) {
     .where('public_id', '=', publicId)
     .where('submission_id', 'is not', null)
     .executeTakeFirst();
+}
+
+/** Per form: the newest submission's time, and clean and spam counts per UTC day since `since` (ISO). */
+export async function activityByForm(
+  db: Db,
+  formIds: readonly number[],
+  since: string,
+): Promise<Map<number, { last: string | null; days: Map<string, { clean: number; spam: number }> }>> {
+  const out = new Map<number, { last: string | null; days: Map<string, { clean: number; spam: number }> }>();
+  for (const id of formIds) out.set(id, { last: null, days: new Map() });
+  if (formIds.length === 0) return out;
+  const lasts = await db.selectFrom('svc_submissions').select(['form_id', (eb) => eb.fn.max('created_at').as('last')]).where('form_id', 'in', formIds).groupBy('form_id').execute();
+  for (const row of lasts) {
+    const entry = out.get(Number(row.form_id));
+    if (entry) entry.last = row.last === null ? null : String(row.last);
+  }
+  // created_at is ISO text on both dialects, so its first ten characters are the UTC day.
+  const days = await db
+    .selectFrom('svc_submissions')
+    .select(['form_id', 'is_spam', sql<string>`substr(created_at, 1, 10)`.as('day'), (eb) => eb.fn.countAll<string | number>().as('n')])
+    .where('form_id', 'in', formIds)
+    .where('created_at', '>=', since)
+    .groupBy(['form_id', 'is_spam', sql`substr(created_at, 1, 10)`])
+    .execute();
+  for (const row of days) {
+    const entry = out.get(Number(row.form_id))?.days;
+    if (!entry) continue;
+    const day = entry.get(row.day) ?? { clean: 0, spam: 0 };
+    if (Number(row.is_spam) === 1) day.spam += Number(row.n);
+    else day.clean += Number(row.n);
+    entry.set(row.day, day);
+  }
+  return out;
 }

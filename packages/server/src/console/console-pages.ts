@@ -1,0 +1,76 @@
+/**
+ * The console's pages (issue #15), drawn on the server: plain HTML with one stylesheet and no
+ * script, so the Content-Security-Policy allows nothing inline. Every value goes through
+ * escapeHtml; form names and anything submitted are text, never markup.
+ */
+import { escapeHtml } from '../demo/demo-html.js';
+
+export const CONSOLE_BASE = '/svc/console';
+
+export const CONSOLE_CSS = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328;background:#f6f7f9}
+header{background:#24292f;color:#fff;padding:.6rem 1rem;display:flex;gap:1rem;align-items:center;justify-content:space-between}
+header form{margin:0}main{max-width:60rem;margin:0 auto;padding:1.5rem 1rem}
+table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.5rem;border-bottom:1px solid #d0d7de;vertical-align:middle}
+.card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:1.25rem;max-width:26rem;margin:3rem auto}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}input{width:100%;box-sizing:border-box;padding:.45rem;font:inherit}
+button{font:inherit;padding:.4rem .9rem;margin-top:1rem}.error{color:#b42318}.muted{color:#57606a}
+svg .day{fill:#2f6feb}svg .spam{fill:#d1242f}`;
+
+function page(title: string, body: string, signedInAs: { name: string; csrf: string } | null): string {
+  const bar = signedInAs
+    ? `<header><strong>svc console</strong><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
+    : '<header><strong>svc console</strong></header>';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css"></head><body>${bar}<main>${body}</main></body></html>`;
+}
+
+/**
+ * @example
+ * reply.type('text/html').send(renderSignIn({ error: null, csrf }));
+ */
+export function renderSignIn(options: { error: string | null; csrf: string; username?: string }): string {
+  const error = options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : '';
+  const body = `<div class="card"><h1>Sign in</h1>${error}
+<form method="post" action="${CONSOLE_BASE}/sign-in">
+<input type="hidden" name="csrf" value="${escapeHtml(options.csrf)}">
+<label for="username">Username</label><input id="username" name="username" autocomplete="username" value="${escapeHtml(options.username ?? '')}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
+<p class="muted">Or sign in with an admin API key instead of a username and password:</p>
+<label for="apiKey">API key</label><input id="apiKey" name="apiKey" type="password" autocomplete="off">
+<button type="submit">Sign in</button>
+</form></div>`;
+  return page('Sign in · svc console', body, null);
+}
+
+export interface FormRow {
+  readonly handle: string;
+  readonly name: string;
+  readonly total: number;
+  readonly spam: number;
+  readonly last: string | null;
+  /** Submissions per day over the last 30 days, oldest first: clean and spam. */
+  readonly days: readonly { readonly clean: number; readonly spam: number }[];
+}
+
+/** Thirty small bars, spam stacked on top in its own colour; the numbers are in the title. */
+function chart(days: FormRow['days']): string {
+  const max = Math.max(1, ...days.map((d) => d.clean + d.spam));
+  const bars = days
+    .map((d, i) => {
+      const clean = Math.round((d.clean / max) * 28);
+      const spam = Math.round((d.spam / max) * 28);
+      return `<rect class="day" x="${i * 4}" y="${30 - clean}" width="3" height="${clean}"></rect><rect class="spam" x="${i * 4}" y="${30 - clean - spam}" width="3" height="${spam}"></rect>`;
+    })
+    .join('');
+  const total = days.reduce((sum, d) => sum + d.clean, 0);
+  const spam = days.reduce((sum, d) => sum + d.spam, 0);
+  return `<svg width="120" height="30" viewBox="0 0 120 30" role="img" aria-label="${total} submissions and ${spam} spam in the last 30 days">${bars}</svg>`;
+}
+
+export function renderForms(rows: readonly FormRow[], signedInAs: { name: string; csrf: string }): string {
+  const body = rows.length === 0
+    ? '<h1>Forms</h1><p>No form is visible to you.</p>'
+    : `<h1>Forms</h1><table><thead><tr><th scope="col">Form</th><th scope="col">Submissions</th><th scope="col">Spam</th><th scope="col">Last submission</th><th scope="col">Last 30 days</th></tr></thead><tbody>${rows
+        .map((row) => `<tr><th scope="row">${escapeHtml(row.name)} <span class="muted">${escapeHtml(row.handle)}</span></th><td>${row.total - row.spam}</td><td>${row.spam}</td><td>${row.last ? escapeHtml(row.last.slice(0, 16).replace('T', ' ')) : '—'}</td><td>${chart(row.days)}</td></tr>`)
+        .join('')}</tbody></table>`;
+  return page('Forms · svc console', body, signedInAs);
+}

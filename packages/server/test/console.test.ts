@@ -1,0 +1,151 @@
+/**
+ * The site owners' console, first part (issue #15): sign-in with a console user or an admin API
+ * key, a signed HttpOnly SameSite=Strict session with idle and absolute expiry that a password
+ * change ends, sign-out with CSRF, repeated wrong passwords slowed then refused, and the forms
+ * overview with counts and a 30-day chart, drawn under a CSP that allows nothing inline.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { hashPassword } from '../src/console/console-passwords.js';
+import { createLockout } from '../src/console/console-lockout.js';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+const PASSWORD = 'correct horse battery staple';
+const API_KEY = 'console-test-api-key-0123456789';
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function cookiesOf(res: LightMyRequestResponse): Record<string, string> {
+  const raw = res.headers['set-cookie'];
+  const list = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  return Object.fromEntries(list.map((c) => [c.split('=')[0] as string, c]));
+}
+const valueOf = (setCookie: string | undefined) => (setCookie ?? '').split(';')[0]?.split('=').slice(1).join('=') ?? '';
+
+async function configFor(passwordHash: string) {
+  return {
+    admin: {
+      users: [{ username: 'kim', passwordHash, scopes: ['read'], forms: ['contact'] }],
+      keys: [{ name: 'ops', sha256: sha(API_KEY), scopes: ['read', 'write'], forms: ['*'] }],
+    },
+  };
+}
+
+describe('console sign-in and the forms overview', () => {
+  let svc: TestApp;
+  let hash: string;
+  beforeAll(async () => {
+    hash = await hashPassword(PASSWORD);
+    svc = await createTestApp({ config: await configFor(hash) });
+  });
+  afterAll(async () => {
+    await svc?.close();
+  });
+
+  async function signIn(fields: Record<string, string>, origin?: string) {
+    const page = await svc.app.inject({ method: 'GET', url: '/svc/console/sign-in' });
+    const pre = valueOf(cookiesOf(page)['svc_console_pre']);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    return svc.app.inject({
+      method: 'POST',
+      url: '/svc/console/sign-in',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `svc_console_pre=${pre}`, ...(origin ? { origin } : {}) },
+      payload: new URLSearchParams({ csrf, ...fields }).toString(),
+    });
+  }
+
+  it('sends a visitor without a session to the sign-in page, drawn under a strict CSP', async () => {
+    const home = await svc.app.inject({ method: 'GET', url: '/svc/console/' });
+    expect([home.statusCode, home.headers.location]).toEqual([303, '/svc/console/sign-in']);
+    const page = await svc.app.inject({ method: 'GET', url: '/svc/console/sign-in' });
+    expect(page.statusCode).toBe(200);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(page.body).not.toMatch(/<script|style=/);
+    expect(cookiesOf(page)['svc_console_pre']).toMatch(/HttpOnly; SameSite=Strict/);
+  });
+
+  it('signs a user in with a signed HttpOnly SameSite=Strict session and shows only the forms it may see', async () => {
+    const res = await signIn({ username: 'kim', password: PASSWORD });
+    expect([res.statusCode, res.headers.location]).toEqual([303, '/svc/console/']);
+    const session = cookiesOf(res)['svc_console'];
+    expect(session).toMatch(/^svc_console=[^;]+; Path=\/svc\/console; HttpOnly; SameSite=Strict/);
+    const { token, cookie } = await svc.csrf();
+    await svc.app.inject({ method: 'POST', url: '/svc/api/forms/contact/submit', headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie }, payload: JSON.stringify({ intent: 'submit', values: { firstName: 'Ann', email: 'ann@example.test' }, meta: await svc.meta('contact') }) });
+    const home = await svc.app.inject({ method: 'GET', url: '/svc/console/', headers: { cookie: `svc_console=${valueOf(session)}` } });
+    expect(home.statusCode).toBe(200);
+    expect(home.body).toContain('Contact');
+    expect(home.body).not.toContain('Kitchen sink');
+    expect(home.body).toMatch(/aria-label="1 submissions and 0 spam in the last 30 days"/);
+    expect(home.body).toMatch(/<td>1<\/td><td>0<\/td>/);
+    // The idle clock moves on with every page.
+    expect(cookiesOf(home)['svc_console']).toBeTruthy();
+  });
+
+  it('signs an API key in too, and refuses a wrong password with the same words whether the user exists or not', async () => {
+    const key = await signIn({ apiKey: API_KEY });
+    expect(key.statusCode).toBe(303);
+    const home = await svc.app.inject({ method: 'GET', url: '/svc/console/', headers: { cookie: `svc_console=${valueOf(cookiesOf(key)['svc_console'])}` } });
+    expect(home.body).toContain('Kitchen sink');
+    const wrong = await signIn({ username: 'kim', password: 'not it' });
+    const nobody = await signIn({ username: 'nobody', password: 'not it' });
+    expect([wrong.statusCode, nobody.statusCode]).toEqual([401, 401]);
+    expect(wrong.body).toContain('did not match');
+    expect(nobody.body).toContain('did not match');
+    expect(cookiesOf(wrong)['svc_console']).toBeUndefined();
+  });
+
+  it('refuses a sign-in posted from another origin or without the form token', async () => {
+    expect((await signIn({ username: 'kim', password: PASSWORD }, 'https://evil.example')).statusCode).toBe(403);
+    const bare = await svc.app.inject({ method: 'POST', url: '/svc/console/sign-in', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `username=kim&password=${encodeURIComponent(PASSWORD)}` });
+    expect(bare.statusCode).toBe(400);
+    expect(cookiesOf(bare)['svc_console']).toBeUndefined();
+  });
+
+  it('signs out only with the session CSRF token, clearing the cookie', async () => {
+    const res = await signIn({ username: 'kim', password: PASSWORD });
+    const cookie = `svc_console=${valueOf(cookiesOf(res)['svc_console'])}`;
+    const home = await svc.app.inject({ method: 'GET', url: '/svc/console/', headers: { cookie } });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(home.body)?.[1] ?? '';
+    const forged = await svc.app.inject({ method: 'POST', url: '/svc/console/sign-out', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, payload: 'csrf=nope' });
+    expect(forged.statusCode).toBe(400);
+    const out = await svc.app.inject({ method: 'POST', url: '/svc/console/sign-out', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, payload: `csrf=${encodeURIComponent(csrf)}` });
+    expect([out.statusCode, out.headers.location]).toEqual([303, '/svc/console/sign-in']);
+    expect(cookiesOf(out)['svc_console']).toMatch(/Max-Age=0/);
+  });
+
+  it('ends a session made before a password change', async () => {
+    const res = await signIn({ username: 'kim', password: PASSWORD });
+    const cookie = `svc_console=${valueOf(cookiesOf(res)['svc_console'])}`;
+    const changed = await createTestApp({ config: await configFor(await hashPassword('a brand new password here')) });
+    try {
+      const home = await changed.app.inject({ method: 'GET', url: '/svc/console/', headers: { cookie } });
+      expect([home.statusCode, home.headers.location]).toEqual([303, '/svc/console/sign-in']);
+    } finally {
+      await changed.close();
+    }
+  });
+});
+
+describe('console users in config', () => {
+  it('refuses a password given in clear instead of its hash, at boot', async () => {
+    await expect(createTestApp({ config: { admin: { users: [{ username: 'kim', passwordHash: 'hunter2', scopes: ['read'], forms: ['*'] }] } } })).rejects.toThrow(/passwordHash/);
+  });
+});
+
+describe('console lockout', () => {
+  it('slows each failure more and refuses after ten, per account and per address, until the window passes', () => {
+    const lockout = createLockout();
+    const t = 1_800_000_000_000;
+    expect(lockout.check('user:kim', '1.2.3.4', t)).toBe(0);
+    for (let i = 0; i < 5; i++) lockout.failed('user:kim', '1.2.3.4', t);
+    expect(lockout.check('user:kim', '9.9.9.9', t)).toBe(1000);
+    expect(lockout.check('user:other', '1.2.3.4', t)).toBe(1000);
+    for (let i = 0; i < 5; i++) lockout.failed('user:kim', '1.2.3.4', t);
+    expect(lockout.check('user:kim', '9.9.9.9', t)).toBeNull();
+    expect(lockout.check('user:kim', '9.9.9.9', t + 16 * 60_000)).toBe(0);
+    lockout.succeeded('user:kim');
+    expect(lockout.check('user:kim', '5.5.5.5', t)).toBe(0);
+  });
+});
