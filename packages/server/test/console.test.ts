@@ -25,7 +25,10 @@ const valueOf = (setCookie: string | undefined) => (setCookie ?? '').split(';')[
 async function configFor(passwordHash: string) {
   return {
     admin: {
-      users: [{ username: 'kim', passwordHash, scopes: ['read'], forms: ['contact'] }],
+      users: [
+        { username: 'kim', passwordHash, scopes: ['read'], forms: ['contact'] },
+        { username: 'lee', passwordHash, scopes: ['read', 'write'], forms: ['*'] },
+      ],
       keys: [{ name: 'ops', sha256: sha(API_KEY), scopes: ['read', 'write'], forms: ['*'] }],
     },
   };
@@ -125,6 +128,71 @@ describe('console sign-in and the forms overview', () => {
     } finally {
       await changed.close();
     }
+  });
+});
+
+describe('console submissions', () => {
+  let svc: TestApp;
+  let kim: string;
+  let lee: string;
+  let id: number;
+  beforeAll(async () => {
+    svc = await createTestApp({ config: await configFor(await hashPassword(PASSWORD)) });
+    const signIn = async (username: string) => {
+      const page = await svc.app.inject({ method: 'GET', url: '/svc/console/sign-in' });
+      const pre = valueOf(cookiesOf(page)['svc_console_pre']);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+      const res = await svc.app.inject({ method: 'POST', url: '/svc/console/sign-in', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `svc_console_pre=${pre}` }, payload: new URLSearchParams({ csrf, username, password: PASSWORD }).toString() });
+      return `svc_console=${valueOf(cookiesOf(res)['svc_console'])}`;
+    };
+    kim = await signIn('kim');
+    lee = await signIn('lee');
+    const { token, cookie } = await svc.csrf();
+    const values = { firstName: '<script>alert(1)</script>', lastName: '\u202Eevil', email: 'ann@example.test', message: '=HYPERLINK("x")' };
+    const res = await svc.app.inject({ method: 'POST', url: '/svc/api/forms/contact/submit', headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie }, payload: JSON.stringify({ intent: 'submit', values, meta: await svc.meta('contact') }) });
+    id = res.json<{ submission: { id: number } }>().submission.id;
+  });
+  afterAll(async () => {
+    await svc?.close();
+  });
+  const get = (url: string, cookie: string) => svc.app.inject({ method: 'GET', url, headers: { cookie } });
+  const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+
+  it("lists a form's submissions with the chosen columns, a count and search, drawing values as text", async () => {
+    const list = await get('/svc/console/forms/contact?columns=firstName&columns=message', kim);
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.body).toContain('1 matching submission(s)');
+    expect(list.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(list.body).not.toContain('<script>alert(1)');
+    expect(list.body).toContain('=HYPERLINK(&quot;x&quot;)');
+    expect((await get('/svc/console/forms/contact?q=nobody-has-this', kim)).body).toContain('0 matching submission(s)');
+    expect((await get('/svc/console/forms/kitchen-sink', kim)).statusCode).toBe(404);
+  });
+
+  it('shows one submission by field; a reader gets no write controls and the server refuses its writes anyway', async () => {
+    const page = await get(`/svc/console/submissions/${id}`, kim);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('ann@example.test');
+    expect(page.body).not.toContain('name="status"');
+    const refused = await svc.app.inject({ method: 'POST', url: `/svc/console/submissions/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: kim }, payload: new URLSearchParams({ csrf: csrfOf(page.body), status: 'closed' }).toString() });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('lets a writer change the status (audited as the user) and delete with confirmation; a stale link then says so', async () => {
+    const page = await get(`/svc/console/submissions/${id}`, lee);
+    const csrf = csrfOf(page.body);
+    const post = (url: string, fields: Record<string, string>) =>
+      svc.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: lee }, payload: new URLSearchParams({ csrf, ...fields }).toString() });
+    expect((await post(`/svc/console/submissions/${id}`, { status: 'closed' })).statusCode).toBe(303);
+    const audit = await svc.context.database.db.selectFrom('svc_audit_log').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ actor: 'user:lee', action: 'submission.update', target: `submission:${id}` });
+    expect((await post(`/svc/console/submissions/${id}/delete`, {})).statusCode).toBe(400);
+    expect((await post(`/svc/console/submissions/${id}`, { status: 'closed', csrf: 'forged' })).statusCode).toBe(400);
+    const deleted = await post(`/svc/console/submissions/${id}/delete`, { confirm: 'yes' });
+    expect([deleted.statusCode, deleted.headers.location]).toEqual([303, '/svc/console/forms/contact']);
+    const stale = await get(`/svc/console/submissions/${id}`, lee);
+    expect(stale.statusCode).toBe(404);
+    expect(stale.body).toContain('does not exist any more');
   });
 });
 

@@ -10,7 +10,7 @@ import type { Database } from '../storage/database-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { UploadService } from '../files/upload-service.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
-import { searchSubmissions, decodeCursor, encodeCursor, type SubmissionRecord } from '../submissions/submission-search.js';
+import { countMatching, searchSubmissions, decodeCursor, encodeCursor, type SubmissionRecord } from '../submissions/submission-search.js';
 import { activityByForm, countByForm, countFiles, findWithFormHandle, updateSubmissionState, type FormCounts } from '../submissions/submission-admin-repository.js';
 import { deleteSubmissions } from '../submissions/submission-deletion.js';
 import type { ListQuery } from './admin-query.js';
@@ -95,6 +95,11 @@ export interface FormActivity {
   readonly last: string | null;
   /** Clean and spam submissions per UTC day, oldest first, `days` of them ending today. */
   readonly days: readonly { readonly day: string; readonly clean: number; readonly spam: number }[];
+}
+
+/** How many submissions of a form the key may read match `filter` (the console's count). */
+export async function countSubmissions(services: AdminServices, key: AdminKey, handle: string, filter: ListQuery['filter']): Promise<number> {
+  return countMatching(services.db, readableForm(services, key, handle).id, filter);
 }
 
 /** The forms a key may read with their newest submission and a per-day count (the console's overview). */

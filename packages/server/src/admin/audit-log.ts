@@ -22,6 +22,8 @@ export interface AuditEntry {
 
 export interface AuditInput {
   readonly key: AdminKey;
+  /** Who, when not the key itself: `user:<name>` for a console user (a console key stays `key:<name>`). */
+  readonly actor?: string;
   readonly action: AuditAction;
   readonly form: string | null;
   readonly target: string | null;
@@ -34,7 +36,7 @@ export async function appendAudit(db: Kysely<Database>, input: AuditInput, at: D
     .insertInto('svc_audit_log')
     .values({
       at: at.toISOString(),
-      actor: `key:${input.key.name}`,
+      actor: input.actor ?? `key:${input.key.name}`,
       action: input.action,
       form_handle: input.form,
       target: input.target,

@@ -14,9 +14,13 @@ table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;
 .card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:1.25rem;max-width:26rem;margin:3rem auto}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}input{width:100%;box-sizing:border-box;padding:.45rem;font:inherit}
 button{font:inherit;padding:.4rem .9rem;margin-top:1rem}.error{color:#b42318}.muted{color:#57606a}
-svg .day{fill:#2f6feb}svg .spam{fill:#d1242f}`;
+svg .day{fill:#2f6feb}svg .spam{fill:#d1242f}
+.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.25rem 1rem;align-items:end;margin-bottom:1rem}
+.filters fieldset{grid-column:1/-1}label.choice{display:inline-block;font-weight:normal;margin-right:1rem}label.choice input{width:auto}
+select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.value{unicode-bidi:isolate}`;
 
-function page(title: string, body: string, signedInAs: { name: string; csrf: string } | null): string {
+/** A console page: the bar (with sign-out when signed in), one stylesheet, no script. */
+export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string } | null): string {
   const bar = signedInAs
     ? `<header><strong>svc console</strong><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
     : '<header><strong>svc console</strong></header>';
@@ -38,7 +42,7 @@ export function renderSignIn(options: { error: string | null; csrf: string; user
 <label for="apiKey">API key</label><input id="apiKey" name="apiKey" type="password" autocomplete="off">
 <button type="submit">Sign in</button>
 </form></div>`;
-  return page('Sign in · svc console', body, null);
+  return consolePage('Sign in · svc console', body, null);
 }
 
 export interface FormRow {
@@ -70,7 +74,7 @@ export function renderForms(rows: readonly FormRow[], signedInAs: { name: string
   const body = rows.length === 0
     ? '<h1>Forms</h1><p>No form is visible to you.</p>'
     : `<h1>Forms</h1><table><thead><tr><th scope="col">Form</th><th scope="col">Submissions</th><th scope="col">Spam</th><th scope="col">Last submission</th><th scope="col">Last 30 days</th></tr></thead><tbody>${rows
-        .map((row) => `<tr><th scope="row">${escapeHtml(row.name)} <span class="muted">${escapeHtml(row.handle)}</span></th><td>${row.total - row.spam}</td><td>${row.spam}</td><td>${row.last ? escapeHtml(row.last.slice(0, 16).replace('T', ' ')) : '—'}</td><td>${chart(row.days)}</td></tr>`)
+        .map((row) => `<tr><th scope="row"><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(row.handle)}">${escapeHtml(row.name)}</a> <span class="muted">${escapeHtml(row.handle)}</span></th><td>${row.total - row.spam}</td><td>${row.spam}</td><td>${row.last ? escapeHtml(row.last.slice(0, 16).replace('T', ' ')) : '—'}</td><td>${chart(row.days)}</td></tr>`)
         .join('')}</tbody></table>`;
-  return page('Forms · svc console', body, signedInAs);
+  return consolePage('Forms · svc console', body, signedInAs);
 }

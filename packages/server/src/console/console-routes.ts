@@ -9,7 +9,13 @@ import type { AppContext } from '../http/app-context.js';
 import { readCookie } from '../http/cookie-reader.js';
 import { createAdminKeys, type AdminKey } from '../admin/admin-keys.js';
 import { createAdminServices } from '../admin/admin-http.js';
-import { formActivity, listForms } from '../admin/admin-service.js';
+import { countSubmissions, deleteSubmission, formActivity, getSubmission, listForms, listSubmissions, parseChange, updateSubmission } from '../admin/admin-service.js';
+import { baseUrl } from '../admin/admin-http.js';
+import { parseListQuery } from '../admin/admin-query.js';
+import { appendAudit } from '../admin/audit-log.js';
+import { escapeHtml } from '../demo/demo-html.js';
+import { consolePage } from './console-pages.js';
+import { renderSubmission, renderSubmissions } from './console-submission-pages.js';
 import { hmac, deriveKey, randomToken, safeEqual } from '../security/token-crypto.js';
 import { createLockout } from './console-lockout.js';
 import { CONSOLE_BASE, CONSOLE_CSS, renderForms, renderSignIn } from './console-pages.js';
@@ -71,6 +77,23 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
     return { session: renewed, principal };
   };
 
+  const formHandleOf = (formId: number) => services.forms.list().find((f) => f.id === formId)?.handle ?? null;
+
+  const notFound = (reply: FastifyReply, message: string, name: string, csrf: string) =>
+    pageHeaders(reply.code(404)).send(consolePage('Not found · svc console', `<h1>Not found</h1><p>${escapeHtml(message)}</p><p><a href="${CONSOLE_BASE}/">All forms</a></p>`, { name, csrf }));
+
+  /** A state-changing console request: signed in, same origin, the session's CSRF token, write scope. */
+  const writer = (request: FastifyRequest, reply: FastifyReply) => {
+    assertSameOrigin(request);
+    const current = signedIn(request, reply);
+    if (!current) throw new SvcError('AUTH_REQUIRED', 'Sign in to the console again.');
+    const token = ((request.body ?? {}) as Entries)['csrf'];
+    if (typeof token !== 'string' || !safeEqual(token, sessions.csrf(current.session))) throw new SvcError('CSRF_INVALID');
+    if (!current.principal.canWrite) throw new SvcError('ADMIN_FORBIDDEN', 'You may only read.');
+    const actor = current.session.kind === 'user' ? `user:${current.session.name}` : `key:${current.session.name}`;
+    return { principal: current.principal, actor };
+  };
+
   /** A browser's POST comes from this console's own pages: SameSite=Strict cookies, and the Origin if sent. */
   const assertSameOrigin = (request: FastifyRequest) => {
     const origin = request.headers.origin;
@@ -109,6 +132,61 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
     });
 
     scope.get(`${CONSOLE_BASE}/sign-in`, async (request, reply) => signInPage(request, reply, 200, null));
+
+    scope.get<{ Params: { handle: string }; Querystring: Record<string, string | string[]> }>(`${CONSOLE_BASE}/forms/:handle`, async (request, reply) => {
+      const current = signedIn(request, reply);
+      if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
+      const { principal, session } = current;
+      const form = principal.canRead(request.params.handle) ? services.forms.get(request.params.handle) : undefined;
+      if (!form) return notFound(reply, 'This form does not exist, or you may not see it.', principal.name, sessions.csrf(session));
+      const raw = request.query ?? {};
+      const first = (name: string) => (Array.isArray(raw[name]) ? (raw[name] as string[])[0] : (raw[name] as string | undefined)) ?? '';
+      const shown: Record<string, string> = {};
+      for (const name of ['status', 'spam', 'from', 'to', 'q']) if (first(name) !== '') shown[name] = first(name);
+      const cursor = first('cursor');
+      const query = parseListQuery({ ...shown, ...(shown['spam'] ? {} : { spam: 'false' }), ...(cursor ? { cursor } : {}), limit: '50' }, services.statuses);
+      const wanted = new Set([raw['columns'] ?? []].flat());
+      const inputs = form.fields.filter((f) => f.handle !== null && f.type !== 'submit');
+      const columns = wanted.size > 0 ? inputs.filter((f) => wanted.has(f.handle as string)) : inputs.slice(0, 3);
+      const [page, count] = await Promise.all([listSubmissions(services, principal, form.handle, query), countSubmissions(services, principal, form.handle, query.filter)]);
+      const viewer = { name: principal.name, csrf: sessions.csrf(session), canWrite: principal.canWrite };
+      return pageHeaders(reply).send(renderSubmissions({ form, items: page.items, count, columns, query: shown, nextCursor: page.nextCursor, statuses: services.statuses }, viewer));
+    });
+
+    scope.get<{ Params: { id: string } }>(`${CONSOLE_BASE}/submissions/:id`, async (request, reply) => {
+      const current = signedIn(request, reply);
+      if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
+      const { principal, session } = current;
+      const viewer = { name: principal.name, csrf: sessions.csrf(session), canWrite: principal.canWrite };
+      try {
+        const detail = await getSubmission(services, principal, request.params.id, baseUrl(ctx, request));
+        const form = services.forms.get(detail.form.handle);
+        if (!form) throw new SvcError('SUBMISSION_NOT_FOUND');
+        return pageHeaders(reply).send(renderSubmission(detail, form, services.statuses, viewer));
+      } catch (error) {
+        if (error instanceof SvcError && error.code === 'SUBMISSION_NOT_FOUND') return notFound(reply, 'This submission does not exist any more (it may have been deleted), or you may not see it.', viewer.name, viewer.csrf);
+        throw error;
+      }
+    });
+
+    scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/submissions/:id`, async (request, reply) => {
+      const { principal, actor } = writer(request, reply);
+      const body = (request.body ?? {}) as Entries;
+      const change = parseChange({ status: body['status'], isSpam: body['isSpam'] === 'true' }, services.statuses);
+      const result = await updateSubmission(services, principal, request.params.id, change);
+      await appendAudit(services.db, { key: principal, actor, action: 'submission.update', form: formHandleOf(result.formId), target: `submission:${result.id}`, detail: { from: result.before, to: change }, ip: request.ip }, services.now());
+      if (result.markedNotSpam) await ctx.deliveries.onMarkedNotSpam(result.id);
+      return reply.redirect(`${CONSOLE_BASE}/submissions/${result.id}`, 303);
+    });
+
+    scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/submissions/:id/delete`, async (request, reply) => {
+      const { principal, actor } = writer(request, reply);
+      if (((request.body ?? {}) as Entries)['confirm'] !== 'yes') throw new SvcError('PAYLOAD_INVALID', 'Tick the box to confirm the delete.');
+      const deleted = await deleteSubmission(services, principal, request.params.id);
+      const handle = formHandleOf(deleted.formId);
+      await appendAudit(services.db, { key: principal, actor, action: 'submission.delete', form: handle, target: `submission:${deleted.id}`, detail: { files: deleted.files }, ip: request.ip }, services.now());
+      return reply.redirect(handle ? `${CONSOLE_BASE}/forms/${encodeURIComponent(handle)}` : `${CONSOLE_BASE}/`, 303);
+    });
 
     scope.post<{ Body: Entries }>(`${CONSOLE_BASE}/sign-in`, async (request, reply) => {
       assertSameOrigin(request);

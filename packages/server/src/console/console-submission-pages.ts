@@ -1,0 +1,125 @@
+/**
+ * The console's submission pages (issue #15): a form's submissions as a table with the columns
+ * the owner picks, filters, search, keyset paging and a count; and one submission with every value
+ * drawn by its field type, as text (choices by label, files as signed download links, tables as
+ * tables, a signature as an image), its status and spam controls and delete. No script.
+ */
+import type { Field, Form } from '@svc/core';
+import { escapeHtml } from '../demo/demo-html.js';
+import type { SubmissionDetail, SubmissionItem } from '../admin/admin-service.js';
+import { CONSOLE_BASE, consolePage } from './console-pages.js';
+
+type Viewer = { readonly name: string; readonly csrf: string; readonly canWrite: boolean };
+
+function optionLabel(field: Field, value: string): string {
+  const options = 'options' in field ? (field.options as readonly { value: string; label: string }[]) : [];
+  return options.find((o) => o.value === value)?.label ?? value;
+}
+
+/** A stored value as text for a table cell (lists joined, choices by label, files counted). */
+export function valueText(field: Field, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (field.type === 'checkbox' || field.type === 'mailingList') return value === true ? 'Yes' : 'No';
+  if (field.type === 'file') return `${Array.isArray(value) ? value.length : 1} file(s)`;
+  if (field.type === 'signature') return 'Signed';
+  if (field.type === 'table') return `${Array.isArray(value) ? value.length : 0} row(s)`;
+  if (Array.isArray(value)) return value.map((v) => optionLabel(field, String(v))).join(', ');
+  if (field.type === 'select' || field.type === 'radioGroup') return optionLabel(field, String(value));
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function valueHtml(field: Field, value: unknown, detail: SubmissionDetail): string {
+  const handle = field.handle as string;
+  if (field.type === 'file') {
+    const files = detail.files.filter((f) => f.field === handle);
+    if (files.length === 0) return '<span class="muted">none</span>';
+    return `<ul>${files.map((f) => `<li><a href="${escapeHtml(f.downloadUrl)}">${escapeHtml(f.name)}</a> <span class="muted">${f.size} bytes</span></li>`).join('')}</ul>`;
+  }
+  if (field.type === 'signature' && typeof value === 'string' && /^data:image\/png;base64,[A-Za-z0-9+/=]+$/.test(value)) {
+    return `<img src="${escapeHtml(value)}" alt="Signature of this submission" width="300">`;
+  }
+  if (field.type === 'table' && Array.isArray(value)) {
+    const rows = value.map((row: unknown) => `<tr>${(Array.isArray(row) ? row : []).map((cell: unknown) => `<td>${escapeHtml(Array.isArray(cell) ? `${cell.length} file(s)` : String(cell ?? ''))}</td>`).join('')}</tr>`).join('');
+    return `<table>${rows}</table>`;
+  }
+  const text = valueText(field, value);
+  return text === '' ? '<span class="muted">empty</span>' : `<span class="value">${escapeHtml(text)}</span>`;
+}
+
+export interface SubmissionsView {
+  readonly form: Form;
+  readonly items: readonly SubmissionItem[];
+  readonly count: number;
+  readonly columns: readonly Field[];
+  /** The filters as given, for the form and the links. */
+  readonly query: Readonly<Record<string, string>>;
+  readonly nextCursor: string | null;
+  readonly statuses: readonly string[];
+}
+
+function link(path: string, query: Readonly<Record<string, string>>): string {
+  const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== '')).toString();
+  return `${path}${search ? `?${search}` : ''}`;
+}
+
+export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string {
+  const { form, query } = view;
+  const base = `${CONSOLE_BASE}/forms/${encodeURIComponent(form.handle)}`;
+  const selectedColumns = new Set(view.columns.map((c) => c.handle as string));
+  const statusOptions = ['', ...view.statuses].map((s) => `<option value="${escapeHtml(s)}"${query['status'] === s ? ' selected' : ''}>${s === '' ? 'any' : escapeHtml(s)}</option>`).join('');
+  const spamOptions = [['false', 'not spam'], ['true', 'spam only'], ['all', 'both']].map(([v, l]) => `<option value="${v}"${(query['spam'] ?? 'false') === v ? ' selected' : ''}>${l}</option>`).join('');
+  const columnChoices = form.fields
+    .filter((f) => f.handle !== null && f.type !== 'submit')
+    .map((f) => `<label class="choice"><input type="checkbox" name="columns" value="${escapeHtml(f.handle as string)}"${selectedColumns.has(f.handle as string) ? ' checked' : ''}> ${escapeHtml(f.label)}</label>`)
+    .join('');
+  const filters = `<form method="get" action="${base}" class="filters">
+<label for="q">Search</label><input id="q" name="q" value="${escapeHtml(query['q'] ?? '')}">
+<label for="status">Status</label><select id="status" name="status">${statusOptions}</select>
+<label for="spam">Spam</label><select id="spam" name="spam">${spamOptions}</select>
+<label for="from">From</label><input id="from" name="from" type="date" value="${escapeHtml(query['from'] ?? '')}">
+<label for="to">To</label><input id="to" name="to" type="date" value="${escapeHtml(query['to'] ?? '')}">
+<fieldset><legend>Columns</legend>${columnChoices}</fieldset>
+<button type="submit">Show</button></form>`;
+  const head = `<tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Spam</th>${view.columns.map((c) => `<th scope="col">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
+  const rows = view.items
+    .map((item) => `<tr><td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td><td>${escapeHtml(item.status)}</td><td>${escapeHtml(item.createdAt.slice(0, 16).replace('T', ' '))}</td><td>${item.isSpam ? 'spam' : ''}</td>${view.columns.map((c) => `<td>${escapeHtml(valueText(c, item.values[c.handle as string]))}</td>`).join('')}</tr>`)
+    .join('');
+  const kept = { ...query, columns: '' };
+  const next = view.nextCursor ? `<p><a href="${escapeHtml(link(base, { ...kept, cursor: view.nextCursor }))}${view.columns.map((c) => `&amp;columns=${encodeURIComponent(c.handle as string)}`).join('')}">Next page</a></p>` : '';
+  const body = `<p><a href="${CONSOLE_BASE}/">All forms</a></p><h1>${escapeHtml(form.name)}</h1>${filters}
+<p>${view.count} matching submission(s)</p>
+<table><thead>${head}</thead><tbody>${rows || `<tr><td colspan="${4 + view.columns.length}">None.</td></tr>`}</tbody></table>${next}`;
+  return consolePage(`${form.name} · svc console`, body, viewer);
+}
+
+export function renderSubmission(detail: SubmissionDetail, form: Form, statuses: readonly string[], viewer: Viewer): string {
+  const values = form.fields
+    .filter((f) => f.handle !== null && f.type !== 'submit')
+    .map((f) => `<tr><th scope="row">${escapeHtml(f.label)}</th><td>${valueHtml(f, detail.values[f.handle as string], detail)}</td></tr>`)
+    .join('');
+  const deliveries = detail.deliveries.length === 0
+    ? '<p class="muted">No deliveries.</p>'
+    : `<table><thead><tr><th scope="col">Kind</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th></tr></thead><tbody>${detail.deliveries
+        .map((d) => `<tr><td>${escapeHtml(d.kind)}</td><td>${escapeHtml(d.destination)}</td><td>${escapeHtml(d.status)}</td><td>${d.attempts}</td><td>${escapeHtml(d.lastError ?? '')}</td></tr>`)
+        .join('')}</tbody></table>`;
+  const controls = viewer.canWrite
+    ? `<form method="post" action="${CONSOLE_BASE}/submissions/${detail.id}">
+<input type="hidden" name="csrf" value="${escapeHtml(viewer.csrf)}">
+<label for="status">Status</label><select id="status" name="status">${statuses.map((s) => `<option value="${escapeHtml(s)}"${s === detail.status ? ' selected' : ''}>${escapeHtml(s)}</option>`).join('')}</select>
+<label class="choice"><input type="checkbox" name="isSpam" value="true"${detail.isSpam ? ' checked' : ''}> Spam</label>
+<button type="submit">Save</button></form>
+<form method="post" action="${CONSOLE_BASE}/submissions/${detail.id}/delete">
+<input type="hidden" name="csrf" value="${escapeHtml(viewer.csrf)}">
+<label class="choice"><input type="checkbox" name="confirm" value="yes" required> Delete this submission and its files for good</label>
+<button type="submit">Delete</button></form>`
+    : '';
+  const spam = detail.isSpam ? `<p class="error">Flagged as spam: ${escapeHtml(detail.spamReasons.join(', '))}</p>` : '';
+  const payment = detail.payment ? `<p>Payment: ${escapeHtml(detail.payment.amountFormatted)} ${escapeHtml(detail.payment.currency.toUpperCase())}, ${escapeHtml(detail.payment.status)}</p>` : '';
+  const body = `<p><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(form.handle)}">${escapeHtml(form.name)}</a></p>
+<h1>${escapeHtml(detail.title || `Submission #${detail.id}`)}</h1>
+<p class="muted">#${detail.id} · ${escapeHtml(detail.createdAt.slice(0, 16).replace('T', ' '))} · ${escapeHtml(detail.status)}</p>${spam}${payment}
+<table><tbody>${values}</tbody></table>
+<h2>Deliveries</h2>${deliveries}
+${controls}`;
+  return consolePage(`Submission #${detail.id} · svc console`, body, viewer);
+}
