@@ -178,6 +178,35 @@ describe('console submissions', () => {
     expect(refused.statusCode).toBe(403);
   });
 
+  it('exports the current filter as CSV or JSON Lines (audited), lists dead letters with resend, and shows the audit log', async () => {
+    const list = await get('/svc/console/forms/contact', lee);
+    const exportLink = /href="([^"]*\/export\?[^"]*format=csv[^"]*)"/.exec(list.body)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    expect(exportLink).toContain('bom=true');
+    const csv = await get(exportLink, lee);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.headers['content-disposition']).toMatch(/attachment; filename="contact-\d{4}-\d\d-\d\d\.csv"/);
+    expect(csv.body).toContain("'=HYPERLINK");
+    expect((await get('/svc/console/forms/contact/export?format=jsonl', lee)).body).toContain('"firstName":"<script>alert(1)</script>"');
+
+    const db = svc.context.database.db;
+    const [job] = await db.selectFrom('svc_deliveries').select('id').where('submission_id', '=', id).execute();
+    await db.updateTable('svc_deliveries').set({ status: 'dead', last_error: 'SMTP said <no>' }).where('id', '=', job!.id).execute();
+    const dead = await get('/svc/console/deliveries', lee);
+    expect(dead.body).toContain('SMTP said &lt;no&gt;');
+    expect((await get('/svc/console/deliveries', kim)).body).not.toContain('name="csrf" value="" ');
+    const api = await svc.app.inject({ method: 'GET', url: '/svc/api/admin/deliveries/dead', headers: { authorization: `Bearer ${API_KEY}` } });
+    expect(api.json().data).toEqual([expect.objectContaining({ id: job!.id, form: 'contact', submissionId: id, lastError: 'SMTP said <no>' })]);
+    const resend = await svc.app.inject({ method: 'POST', url: `/svc/console/deliveries/${job!.id}/resend`, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: lee }, payload: new URLSearchParams({ csrf: csrfOf(dead.body) }).toString() });
+    expect([resend.statusCode, resend.headers.location]).toEqual([303, '/svc/console/deliveries']);
+    expect((await db.selectFrom('svc_deliveries').select('status').where('id', '=', job!.id).executeTakeFirstOrThrow()).status).toBe('pending');
+
+    const audit = await get('/svc/console/audit', lee);
+    expect(audit.body).toContain('user:lee');
+    expect(audit.body).toContain('delivery.resend');
+    expect(audit.body).toContain('export');
+  });
+
   it('lets a writer change the status (audited as the user) and delete with confirmation; a stale link then says so', async () => {
     const page = await get(`/svc/console/submissions/${id}`, lee);
     const csrf = csrfOf(page.body);

@@ -7,6 +7,7 @@ import { parseListQuery } from './admin-query.js';
 import {
   deleteSubmission,
   getSubmission,
+  listDeadDeliveries,
   listForms,
   listSubmissions,
   parseChange,
@@ -70,6 +71,11 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const resent = await resendDelivery(services, key, request.params.id);
     await audit({ key, action: 'delivery.resend', form: formOf(resent.formId), target: `delivery:${resent.id}`, ip: request.ip });
     return sendData(reply, { id: resent.id, queued: true });
+  });
+
+  app.get('/svc/api/admin/deliveries/dead', { onRequest }, async (request, reply) => {
+    const key = auth(request.headers);
+    return sendData(reply, await listDeadDeliveries(services, key));
   });
 
   app.get('/svc/api/admin/audit', { onRequest }, async (request, reply) => {

@@ -3,6 +3,7 @@
  * through submissions, read, update and delete one. The REST routes and the CLI call these.
  * Access: a form the key may not read is FORM_NOT_FOUND, a submission of one SUBMISSION_NOT_FOUND.
  */
+import { listDead } from '../notifications/outbox-repository.js';
 import type { SubmissionClient, SubmissionProfile } from '../submissions/submission-repository.js';
 import { SvcError, type Form, type Values } from '@svc/core';
 import type { Kysely } from 'kysely';
@@ -95,6 +96,26 @@ export interface FormActivity {
   readonly last: string | null;
   /** Clean and spam submissions per UTC day, oldest first, `days` of them ending today. */
   readonly days: readonly { readonly day: string; readonly clean: number; readonly spam: number }[];
+}
+
+/** A dead-lettered delivery as the owners see it (issue #15). */
+export interface DeadDelivery {
+  readonly id: number;
+  readonly form: string;
+  readonly submissionId: number | null;
+  readonly kind: string;
+  readonly destination: string;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly deadAt: string;
+}
+
+/** The dead-letter list across the forms the key may read, newest first. */
+export async function listDeadDeliveries(services: AdminServices, key: AdminKey, limit = 100): Promise<DeadDelivery[]> {
+  const forms = services.forms.list().filter((f) => key.canRead(f.handle));
+  const handles = new Map(forms.map((f) => [f.id, f.handle]));
+  const rows = await listDead(services.db, forms.map((f) => f.id), limit);
+  return rows.map(({ formId, ...row }) => ({ ...row, form: handles.get(formId) ?? '' }));
 }
 
 /** How many submissions of a form the key may read match `filter` (the console's count). */

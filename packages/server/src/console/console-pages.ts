@@ -9,7 +9,7 @@ export const CONSOLE_BASE = '/svc/console';
 
 export const CONSOLE_CSS = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328;background:#f6f7f9}
 header{background:#24292f;color:#fff;padding:.6rem 1rem;display:flex;gap:1rem;align-items:center;justify-content:space-between}
-header form{margin:0}main{max-width:60rem;margin:0 auto;padding:1.5rem 1rem}
+header form{margin:0}header a{color:#fff}main{max-width:60rem;margin:0 auto;padding:1.5rem 1rem}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.5rem;border-bottom:1px solid #d0d7de;vertical-align:middle}
 .card{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:1.25rem;max-width:26rem;margin:3rem auto}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}input{width:100%;box-sizing:border-box;padding:.45rem;font:inherit}
@@ -22,7 +22,7 @@ select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.val
 /** A console page: the bar (with sign-out when signed in), one stylesheet, no script. */
 export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string } | null): string {
   const bar = signedInAs
-    ? `<header><strong>svc console</strong><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
+    ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
     : '<header><strong>svc console</strong></header>';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css"></head><body>${bar}<main>${body}</main></body></html>`;
 }

@@ -9,7 +9,14 @@ import type { AppContext } from '../http/app-context.js';
 import { readCookie } from '../http/cookie-reader.js';
 import { createAdminKeys, type AdminKey } from '../admin/admin-keys.js';
 import { createAdminServices } from '../admin/admin-http.js';
-import { countSubmissions, deleteSubmission, formActivity, getSubmission, listForms, listSubmissions, parseChange, updateSubmission } from '../admin/admin-service.js';
+import {
+  countSubmissions, deleteSubmission, formActivity, getSubmission, listDeadDeliveries, listForms, listSubmissions, parseChange, readableForm, resendDelivery, updateSubmission,
+} from '../admin/admin-service.js';
+import { parseExportQuery } from '../admin/admin-query.js';
+import { attachmentDisposition } from '../admin/download-links.js';
+import { listAudit } from '../admin/audit-log.js';
+import { EXPORT_CONTENT_TYPES, exportStream } from '../exports/export-stream.js';
+import { renderAudit, renderDeadLetters } from './console-log-pages.js';
 import { baseUrl } from '../admin/admin-http.js';
 import { parseListQuery } from '../admin/admin-query.js';
 import { appendAudit } from '../admin/audit-log.js';
@@ -167,6 +174,50 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
         if (error instanceof SvcError && error.code === 'SUBMISSION_NOT_FOUND') return notFound(reply, 'This submission does not exist any more (it may have been deleted), or you may not see it.', viewer.name, viewer.csrf);
         throw error;
       }
+    });
+
+    scope.get<{ Params: { handle: string }; Querystring: Record<string, string> }>(`${CONSOLE_BASE}/forms/:handle/export`, async (request, reply) => {
+      const current = signedIn(request, reply);
+      if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
+      const { principal, session } = current;
+      const form = readableForm(services, principal, request.params.handle);
+      const raw = Object.fromEntries(Object.entries(request.query ?? {}).filter(([name, value]) => ['format', 'bom', 'status', 'spam', 'from', 'to', 'q'].includes(name) && value !== ''));
+      const query = parseExportQuery({ spam: 'false', ...raw }, services.statuses);
+      const actor = session.kind === 'user' ? `user:${session.name}` : `key:${session.name}`;
+      await appendAudit(services.db, { key: principal, actor, action: 'export', form: form.handle, target: null, detail: { format: query.format, filter: query.filter }, ip: request.ip }, services.now());
+      const stream = exportStream(services, form, query);
+      stream.once('error', (error) => request.log.error({ err: error }, 'console export failed while streaming'));
+      const day = services.now().toISOString().slice(0, 10);
+      return reply
+        .header('Content-Type', EXPORT_CONTENT_TYPES[query.format])
+        .header('Content-Disposition', attachmentDisposition(`${form.handle}-${day}.${query.format}`))
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'no-store')
+        .send(stream);
+    });
+
+    scope.get(`${CONSOLE_BASE}/deliveries`, async (request, reply) => {
+      const current = signedIn(request, reply);
+      if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
+      const viewer = { name: current.principal.name, csrf: sessions.csrf(current.session), canWrite: current.principal.canWrite };
+      return pageHeaders(reply).send(renderDeadLetters(await listDeadDeliveries(services, current.principal), viewer));
+    });
+
+    scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/deliveries/:id/resend`, async (request, reply) => {
+      const { principal, actor } = writer(request, reply);
+      const resent = await resendDelivery(services, principal, request.params.id);
+      await appendAudit(services.db, { key: principal, actor, action: 'delivery.resend', form: formHandleOf(resent.formId), target: `delivery:${resent.id}`, ip: request.ip }, services.now());
+      return reply.redirect(`${CONSOLE_BASE}/deliveries`, 303);
+    });
+
+    scope.get<{ Querystring: Record<string, string> }>(`${CONSOLE_BASE}/audit`, async (request, reply) => {
+      const current = signedIn(request, reply);
+      if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
+      const before = request.query?.['before'] ? Number(request.query['before']) : null;
+      if (before !== null && (!Number.isSafeInteger(before) || before < 1)) throw new SvcError('PAYLOAD_INVALID', '`before` must be an entry id.');
+      const page = await listAudit(services.db, current.principal, { limit: 100, before });
+      const viewer = { name: current.principal.name, csrf: sessions.csrf(current.session), canWrite: current.principal.canWrite };
+      return pageHeaders(reply).send(renderAudit(page.items, page.nextCursor, viewer));
     });
 
     scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/submissions/:id`, async (request, reply) => {

@@ -87,7 +87,7 @@ export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string
   const kept = { ...query, columns: '' };
   const next = view.nextCursor ? `<p><a href="${escapeHtml(link(base, { ...kept, cursor: view.nextCursor }))}${view.columns.map((c) => `&amp;columns=${encodeURIComponent(c.handle as string)}`).join('')}">Next page</a></p>` : '';
   const body = `<p><a href="${CONSOLE_BASE}/">All forms</a></p><h1>${escapeHtml(form.name)}</h1>${filters}
-<p>${view.count} matching submission(s)</p>
+<p>${view.count} matching submission(s) · Export them: <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'csv', bom: 'true' }))}" download>CSV (Excel)</a> · <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'jsonl' }))}" download>JSON Lines</a></p>
 <table><thead>${head}</thead><tbody>${rows || `<tr><td colspan="${4 + view.columns.length}">None.</td></tr>`}</tbody></table>${next}`;
   return consolePage(`${form.name} · svc console`, body, viewer);
 }

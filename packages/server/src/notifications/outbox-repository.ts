@@ -181,6 +181,30 @@ export async function listDeliveries(db: Kysely<Database>, submissionId: number)
   }));
 }
 
+/** Dead-lettered deliveries of some forms, newest first (the owners' dead-letter list, issue #15). */
+export async function listDead(db: Kysely<Database>, formIds: readonly number[], limit: number) {
+  if (formIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('svc_deliveries')
+    .select(['id', 'form_id', 'submission_id', 'kind', 'target', 'attempts', 'last_error', 'updated_at'])
+    .where('status', '=', 'dead')
+    .where('form_id', 'in', [...formIds])
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.id),
+    formId: Number(row.form_id),
+    submissionId: row.submission_id === null ? null : Number(row.submission_id),
+    kind: row.kind,
+    destination: describeTarget(JSON.parse(row.target) as DeliveryTarget),
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    deadAt: row.updated_at,
+  }));
+}
+
 /** Queues a delivery again now, with a fresh set of attempts (the admin's "resend"). */
 export async function requeueDelivery(db: Kysely<Database>, id: number, now: string): Promise<boolean> {
   const result = await db
