@@ -73,13 +73,13 @@ export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string
     .map((f) => `<label class="choice"><input type="checkbox" name="columns" value="${escapeHtml(f.handle as string)}"${selectedColumns.has(f.handle as string) ? ' checked' : ''}> ${escapeHtml(f.label)}</label>`)
     .join('');
   const filters = `<form method="get" action="${base}" class="filters">
-<label for="q">Search</label><input id="q" name="q" value="${escapeHtml(query['q'] ?? '')}">
-<label for="status">Status</label><select id="status" name="status">${statusOptions}</select>
-<label for="spam">Spam</label><select id="spam" name="spam">${spamOptions}</select>
-<label for="from">From</label><input id="from" name="from" type="date" value="${escapeHtml(query['from'] ?? '')}">
-<label for="to">To</label><input id="to" name="to" type="date" value="${escapeHtml(query['to'] ?? '')}">
+<div><label for="q">Search</label><input id="q" name="q" value="${escapeHtml(query['q'] ?? '')}"></div>
+<div><label for="status">Status</label><select id="status" name="status">${statusOptions}</select></div>
+<div><label for="spam">Spam</label><select id="spam" name="spam">${spamOptions}</select></div>
+<div><label for="from">From</label><input id="from" name="from" type="date" value="${escapeHtml(query['from'] ?? '')}"></div>
+<div><label for="to">To</label><input id="to" name="to" type="date" value="${escapeHtml(query['to'] ?? '')}"></div>
 <fieldset><legend>Columns</legend>${columnChoices}</fieldset>
-<button type="submit">Show</button></form>`;
+<div><button type="submit">Show</button></div></form>`;
   const head = `<tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Spam</th>${view.columns.map((c) => `<th scope="col">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
   const rows = view.items
     .map((item) => `<tr><td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td><td>${escapeHtml(item.status)}</td><td>${escapeHtml(item.createdAt.slice(0, 16).replace('T', ' '))}</td><td>${item.isSpam ? 'spam' : ''}</td>${view.columns.map((c) => `<td>${escapeHtml(valueText(c, item.values[c.handle as string]))}</td>`).join('')}</tr>`)
