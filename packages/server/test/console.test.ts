@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../src/console/console-passwords.js';
 import { createLockout } from '../src/console/console-lockout.js';
+import { sql } from 'kysely';
+import { encodeCursor } from '../src/submissions/submission-search.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -223,6 +225,43 @@ describe('console submissions', () => {
     expect(stale.statusCode).toBe(404);
     expect(stale.body).toContain('does not exist any more');
   });
+});
+
+describe('console at 100,000 submissions (SQLite)', () => {
+  it('draws the first page and a page near the end of the table quickly (times printed, not asserted)', async () => {
+    const svc = await createTestApp({ config: await configFor(await hashPassword(PASSWORD)) });
+    try {
+      const form = svc.context.forms.get('contact')!;
+      // 100,000 rows in one statement: a recursive count, one row each, a minute apart.
+      await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+        INSERT INTO svc_submissions (uid, form_id, token_hash, title, status, is_spam, spam_reasons, ip, "values", finished, created_at, updated_at)
+        SELECT 'u' || i, ${form.id}, 'h' || i, 'Person ' || i, 'open', 0, '[]', NULL, '{"firstName":"Person ' || i || '","email":"p' || i || '@example.test"}', 1,
+          strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' minutes'), strftime('%Y-%m-%dT%H:%M:%fZ', '2026-01-01', '+' || i || ' minutes')
+        FROM n`.execute(svc.context.database.db);
+      const page = await svc.app.inject({ method: 'GET', url: '/svc/console/sign-in' });
+      const pre = valueOf(cookiesOf(page)['svc_console_pre']);
+      const csrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+      const signed = await svc.app.inject({ method: 'POST', url: '/svc/console/sign-in', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `svc_console_pre=${pre}` }, payload: new URLSearchParams({ csrf, username: 'lee', password: PASSWORD }).toString() });
+      const cookie = `svc_console=${valueOf(cookiesOf(signed)['svc_console'])}`;
+      const timed = async (url: string) => {
+        const started = performance.now();
+        const res = await svc.app.inject({ method: 'GET', url, headers: { cookie } });
+        expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+        return { ms: performance.now() - started, body: res.body };
+      };
+      await timed('/svc/console/forms/contact');
+      const first = await timed('/svc/console/forms/contact');
+      expect(first.body).toContain('100000 matching submission(s)');
+      const near = await svc.context.database.db.selectFrom('svc_submissions').select(['id', 'created_at']).where('form_id', '=', form.id).orderBy('created_at', 'asc').orderBy('id', 'asc').offset(49).limit(1).executeTakeFirstOrThrow();
+      const cursor = encodeCursor({ key: 'createdAt', direction: 'desc' }, { createdAt: near.created_at, id: near.id });
+      const last = await timed(`/svc/console/forms/contact?cursor=${cursor}`);
+      expect(last.body).toContain('Person 1<');
+      const search = await timed('/svc/console/forms/contact?q=Person%2099999');
+      console.info(`[console 100k] first page ${first.ms.toFixed(1)} ms, a page at the end ${last.ms.toFixed(1)} ms, a search ${search.ms.toFixed(1)} ms`);
+    } finally {
+      await svc.close();
+    }
+  }, 120_000);
 });
 
 describe('console users in config', () => {
