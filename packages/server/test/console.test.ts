@@ -205,6 +205,7 @@ describe('console submissions', () => {
 
     const audit = await get('/svc/console/audit', lee);
     expect(audit.body).toContain('user:lee');
+    expect(audit.body).toContain('sign-in');
     expect(audit.body).toContain('delivery.resend');
     expect(audit.body).toContain('export');
   });

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { AdminKey } from './admin-keys.js';
 
-export type AuditAction = 'submission.update' | 'submission.delete' | 'delivery.resend' | 'export' | 'profile.link';
+export type AuditAction = 'submission.update' | 'submission.delete' | 'delivery.resend' | 'export' | 'profile.link' | 'sign-in';
 
 export interface AuditEntry {
   readonly id: number;

@@ -207,7 +207,9 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
       const { principal, actor } = writer(request, reply);
       const resent = await resendDelivery(services, principal, request.params.id);
       await appendAudit(services.db, { key: principal, actor, action: 'delivery.resend', form: formHandleOf(resent.formId), target: `delivery:${resent.id}`, ip: request.ip }, services.now());
-      return reply.redirect(`${CONSOLE_BASE}/deliveries`, 303);
+      // Back to the submission it was resent from, when that is where the button was; never elsewhere.
+      const back = ((request.body ?? {}) as Entries)['back'];
+      return reply.redirect(typeof back === 'string' && /^\/svc\/console\/submissions\/\d{1,15}$/.test(back) ? back : `${CONSOLE_BASE}/deliveries`, 303);
     });
 
     scope.get<{ Querystring: Record<string, string> }>(`${CONSOLE_BASE}/audit`, async (request, reply) => {
@@ -271,6 +273,8 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
         return signInPage(request, reply, 401, WRONG, username);
       }
       lockout.succeeded(account);
+      const principal = principalOf(session);
+      if (principal) await appendAudit(services.db, { key: principal, actor: `${session.kind}:${session.name}`, action: 'sign-in', form: null, target: 'console', ip: request.ip }, services.now());
       reply.header('Set-Cookie', [cookie(SESSION_COOKIE, sessions.seal(session), secure(request), null), cookie(PRE_COOKIE, '', secure(request), 0)]);
       return reply.redirect(`${CONSOLE_BASE}/`, 303);
     });

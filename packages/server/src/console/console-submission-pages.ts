@@ -99,8 +99,8 @@ export function renderSubmission(detail: SubmissionDetail, form: Form, statuses:
     .join('');
   const deliveries = detail.deliveries.length === 0
     ? '<p class="muted">No deliveries.</p>'
-    : `<table><thead><tr><th scope="col">Kind</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th></tr></thead><tbody>${detail.deliveries
-        .map((d) => `<tr><td>${escapeHtml(d.kind)}</td><td>${escapeHtml(d.destination)}</td><td>${escapeHtml(d.status)}</td><td>${d.attempts}</td><td>${escapeHtml(d.lastError ?? '')}</td></tr>`)
+    : `<table><thead><tr><th scope="col">Kind</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col"><span class="muted">Action</span></th></tr></thead><tbody>${detail.deliveries
+        .map((d) => `<tr><td>${escapeHtml(d.kind)}</td><td>${escapeHtml(d.destination)}</td><td>${escapeHtml(d.status)}</td><td>${d.attempts}</td><td>${escapeHtml(d.lastError ?? '')}</td><td>${viewer.canWrite ? `<form method="post" action="${CONSOLE_BASE}/deliveries/${d.id}/resend"><input type="hidden" name="csrf" value="${escapeHtml(viewer.csrf)}"><input type="hidden" name="back" value="${CONSOLE_BASE}/submissions/${detail.id}"><button type="submit">Resend</button></form>` : ''}</td></tr>`)
         .join('')}</tbody></table>`;
   const controls = viewer.canWrite
     ? `<form method="post" action="${CONSOLE_BASE}/submissions/${detail.id}">
