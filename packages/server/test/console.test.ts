@@ -257,6 +257,9 @@ describe('console at 100,000 submissions (SQLite)', () => {
       const cursor = encodeCursor({ key: 'createdAt', direction: 'desc' }, { createdAt: near.created_at, id: near.id });
       const last = await timed(`/svc/console/forms/contact?cursor=${cursor}`);
       expect(last.body).toContain('Person 1<');
+      const oldest = await timed('/svc/console/forms/contact?order=asc');
+      expect(oldest.body.indexOf('>Person 1<')).toBeGreaterThan(0);
+      expect(oldest.body.indexOf('>Person 1<')).toBeLessThan(oldest.body.indexOf('>Person 2<'));
       const search = await timed('/svc/console/forms/contact?q=Person%2099999');
       console.info(`[console 100k] first page ${first.ms.toFixed(1)} ms, a page at the end ${last.ms.toFixed(1)} ms, a search ${search.ms.toFixed(1)} ms`);
     } finally {

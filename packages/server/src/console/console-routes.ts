@@ -149,7 +149,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
       const raw = request.query ?? {};
       const first = (name: string) => (Array.isArray(raw[name]) ? (raw[name] as string[])[0] : (raw[name] as string | undefined)) ?? '';
       const shown: Record<string, string> = {};
-      for (const name of ['status', 'spam', 'from', 'to', 'q']) if (first(name) !== '') shown[name] = first(name);
+      for (const name of ['status', 'spam', 'from', 'to', 'q', 'order']) if (first(name) !== '') shown[name] = first(name);
       const cursor = first('cursor');
       const query = parseListQuery({ ...shown, ...(shown['spam'] ? {} : { spam: 'false' }), ...(cursor ? { cursor } : {}), limit: '50' }, services.statuses);
       const wanted = new Set([raw['columns'] ?? []].flat());
@@ -181,7 +181,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
       if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
       const { principal, session } = current;
       const form = readableForm(services, principal, request.params.handle);
-      const raw = Object.fromEntries(Object.entries(request.query ?? {}).filter(([name, value]) => ['format', 'bom', 'status', 'spam', 'from', 'to', 'q'].includes(name) && value !== ''));
+      const raw = Object.fromEntries(Object.entries(request.query ?? {}).filter(([name, value]) => ['format', 'bom', 'status', 'spam', 'from', 'to', 'q', 'order'].includes(name) && value !== ''));
       const query = parseExportQuery({ spam: 'false', ...raw }, services.statuses);
       const actor = session.kind === 'user' ? `user:${session.name}` : `key:${session.name}`;
       await appendAudit(services.db, { key: principal, actor, action: 'export', form: form.handle, target: null, detail: { format: query.format, filter: query.filter }, ip: request.ip }, services.now());

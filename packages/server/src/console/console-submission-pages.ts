@@ -76,6 +76,7 @@ export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string
 <div><label for="q">Search</label><input id="q" name="q" value="${escapeHtml(query['q'] ?? '')}"></div>
 <div><label for="status">Status</label><select id="status" name="status">${statusOptions}</select></div>
 <div><label for="spam">Spam</label><select id="spam" name="spam">${spamOptions}</select></div>
+<div><label for="order">Order</label><select id="order" name="order"><option value="desc"${query['order'] === 'asc' ? '' : ' selected'}>newest first</option><option value="asc"${query['order'] === 'asc' ? ' selected' : ''}>oldest first</option></select></div>
 <div><label for="from">From</label><input id="from" name="from" type="date" value="${escapeHtml(query['from'] ?? '')}"></div>
 <div><label for="to">To</label><input id="to" name="to" type="date" value="${escapeHtml(query['to'] ?? '')}"></div>
 <fieldset><legend>Columns</legend>${columnChoices}</fieldset>
