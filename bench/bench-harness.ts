@@ -1,0 +1,122 @@
+/**
+ * The bench's harness: one target process per side (bench-targets.ts), alternating autocannon
+ * rounds with the CPU each target spent, medians, and latency at a fixed offered rate. The
+ * scenarios in bench-main.ts are written against it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { treeCpuMicros } from './process-cpu.js';
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const CONNECTIONS = 50;
+const TSX = resolve(import.meta.dirname, '../node_modules/.bin/tsx');
+const TARGETS = resolve(import.meta.dirname, 'bench-targets.ts');
+
+interface Target {
+  readonly port: number;
+  readonly pid: number | undefined;
+  /** The target's data directory, when it says (svc-notify). */
+  readonly dataDir: string | null;
+  readonly child: ChildProcess;
+}
+
+export function startTarget(kind: string): Promise<Target> {
+  const child = spawn(TSX, [TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolvePromise, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const match = /READY (\d+)/.exec(buffer);
+      const dataDir = /DATADIR (\S+)/.exec(buffer)?.[1] ?? null;
+      if (match) resolvePromise({ port: Number(match[1]), pid: child.pid, dataDir, child });
+    });
+    child.once('exit', (code) => reject(new Error(`bench target ${kind} exited with ${code}`)));
+  });
+}
+
+export interface Measure {
+  readonly rps: number;
+  readonly p99: number;
+  readonly errors: number;
+  /** CPU microseconds the target spent per request over the window (null off Linux). */
+  readonly cpuPerRequest: number | null;
+}
+
+/** Latency when both sides are offered the same rate: what a person feels, not the queue. */
+export interface FixedLoad {
+  readonly rate: number;
+  readonly svc: { readonly p50: number; readonly p99: number };
+  readonly baseline: { readonly p50: number; readonly p99: number };
+}
+
+export const ROUNDS = 5;
+
+/** A request to drive, and the process whose CPU it costs. */
+export type Side = autocannon.Options & { readonly pid?: number };
+
+export async function measure(side: Side, seconds: number, rate?: number): Promise<Measure & { p50: number }> {
+  const { pid, ...options } = side;
+  const before = treeCpuMicros(pid);
+  const result = await autocannon({ ...options, duration: seconds, connections: CONNECTIONS, ...(rate ? { overallRate: rate } : {}) });
+  const after = treeCpuMicros(pid);
+  const requests = result.requests.total;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    cpuPerRequest: before !== null && after !== null && requests > 0 ? (after - before) / requests : null,
+  };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/**
+ * Both servers run at once and are driven in alternating rounds, so a burst of background load
+ * hits both sides alike; each side reports its median round.
+ */
+export async function compare(svc: Side, baseline: Side): Promise<{ svc: Measure; baseline: Measure; fixed: FixedLoad }> {
+  await measure(svc, 1);
+  await measure(baseline, 1);
+  const runs: { svc: Measure[]; baseline: Measure[] } = { svc: [], baseline: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    runs.svc.push(await measure(svc, DURATION / ROUNDS));
+    runs.baseline.push(await measure(baseline, DURATION / ROUNDS));
+  }
+  const cpu = (list: readonly Measure[]) => {
+    const values = list.flatMap((m) => (m.cpuPerRequest === null ? [] : [m.cpuPerRequest]));
+    return values.length > 0 ? median(values) : null;
+  };
+  const summarise = (list: readonly Measure[]): Measure => ({
+    rps: median(list.map((m) => m.rps)),
+    p99: median(list.map((m) => m.p99)),
+    errors: list.reduce((sum, m) => sum + m.errors, 0),
+    cpuPerRequest: cpu(list),
+  });
+  const result = { svc: summarise(runs.svc), baseline: summarise(runs.baseline) };
+  // Both sides offered half of what the baseline can take (issue #17): latency without a queue.
+  const rate = Math.max(1, Math.round(result.baseline.rps / 2));
+  const seconds = Math.max(2, DURATION / 2);
+  const fixedSvc = await measure(svc, seconds, rate);
+  const fixedBase = await measure(baseline, seconds, rate);
+  return { ...result, fixed: { rate, svc: { p50: fixedSvc.p50, p99: fixedSvc.p99 }, baseline: { p50: fixedBase.p50, p99: fixedBase.p99 } } };
+}
+
+export async function withTargets<T>(kinds: readonly string[], run: (ports: number[], pids: (number | undefined)[]) => Promise<T>): Promise<T> {
+  const targets = await Promise.all(kinds.map(startTarget));
+  try {
+    return await run(
+      targets.map((t) => t.port),
+      targets.map((t) => t.pid),
+    );
+  } finally {
+    for (const target of targets) {
+      target.child.removeAllListeners('exit');
+      target.child.kill('SIGTERM');
+    }
+  }
+}
