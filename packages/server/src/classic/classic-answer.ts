@@ -4,7 +4,7 @@
  * redirect, to the form's return URL when it is finished, else back to the page that posted with
  * a one-time flash key. A redirect only ever goes to an origin the form allows: never an open one.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { SubmitBody } from '../submissions/submit-response.js';
 import type { OriginPolicy } from '../security/origin-policy.js';
 
@@ -75,15 +75,4 @@ export function returnUrlFor(template: string, submission: { readonly id: number
     const text = Array.isArray(value) ? value.join(',') : value === undefined || value === null ? '' : String(value);
     return encodeURIComponent(text);
   });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** A plain page for a browser that cannot be sent back (no usable Referer): it still learns what happened. */
-export function plainPage(reply: FastifyReply, status: number, title: string, lines: readonly string[]): FastifyReply {
-  const body = lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('');
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
-  return reply.code(status).header('Content-Security-Policy', "default-src 'none'").header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
 }

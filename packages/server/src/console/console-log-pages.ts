@@ -2,7 +2,7 @@
  * The console's lists across forms (issue #15): dead-lettered deliveries with resend, and the
  * audit log. Server-drawn, text only.
  */
-import { escapeHtml } from '../demo/demo-html.js';
+import { escapeHtml } from '../http/html-page.js';
 import type { DeadDelivery } from '../admin/admin-service.js';
 import type { AuditEntry } from '../admin/audit-log.js';
 import { CONSOLE_BASE, consolePage } from './console-pages.js';

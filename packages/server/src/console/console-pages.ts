@@ -3,7 +3,7 @@
  * script, so the Content-Security-Policy allows nothing inline. Every value goes through
  * escapeHtml; form names and anything submitted are text, never markup.
  */
-import { escapeHtml } from '../demo/demo-html.js';
+import { escapeHtml } from '../http/html-page.js';
 
 export const CONSOLE_BASE = '/svc/console';
 

@@ -20,7 +20,7 @@ import { renderAudit, renderDeadLetters } from './console-log-pages.js';
 import { baseUrl } from '../admin/admin-http.js';
 import { parseListQuery } from '../admin/admin-query.js';
 import { appendAudit } from '../admin/audit-log.js';
-import { escapeHtml } from '../demo/demo-html.js';
+import { escapeHtml } from '../http/html-page.js';
 import { consolePage } from './console-pages.js';
 import { renderSubmission, renderSubmissions } from './console-submission-pages.js';
 import { hmac, deriveKey, randomToken, safeEqual } from '../security/token-crypto.js';

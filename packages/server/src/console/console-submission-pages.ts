@@ -5,7 +5,7 @@
  * tables, a signature as an image), its status and spam controls and delete. No script.
  */
 import type { Field, Form } from '@svc/core';
-import { escapeHtml } from '../demo/demo-html.js';
+import { escapeHtml } from '../http/html-page.js';
 import type { SubmissionDetail, SubmissionItem } from '../admin/admin-service.js';
 import { CONSOLE_BASE, consolePage } from './console-pages.js';
 

@@ -4,10 +4,9 @@
  * written here at all: its script reads location.search and sets attributes and text.
  */
 
-/** Text for HTML content or a double-quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
+import { escapeHtml } from '../http/html-page.js';
+
+export { escapeHtml };
 
 /** JSON inside a <script>: `<` escaped so no value can close the script element. */
 export function scriptJson(value: unknown): string {

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, type Form } from '@svc/core';
 import { resolveIntegration, type PaidField, type PaymentContext } from './payment-context.js';
 import { finalisePayment, type FinaliseOutcome } from './payment-finaliser.js';
+import { plainPage } from '../http/html-page.js';
 
 const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
 
@@ -22,27 +23,17 @@ function withQuery(url: string, params: Record<string, string>): string {
   return target.toString();
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** A plain page for a form that names no return URL: the payer still learns what happened. */
-function page(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
-  return reply.code(status).header('Content-Security-Policy', "default-src 'none'").type('text/html; charset=utf-8').send(html);
-}
-
 function succeed(reply: FastifyReply, form: Form, field: PaidField, intentId: string, status: string): FastifyReply {
   const url = field.successUrl ?? form.settings.returnUrl;
   if (url) return reply.redirect(withQuery(url, { payment_intent: intentId, payment_status: status }), 303);
   const message = status === 'succeeded' ? form.settings.successMessage : 'Your payment is being processed; your submission is stored once it completes.';
-  return page(reply, 200, 'Thank you', message);
+  return plainPage(reply, 200, 'Thank you', [message]);
 }
 
 function fail(reply: FastifyReply, form: Form, field: PaidField, intentId: string, reason: string): FastifyReply {
   const url = field.failureUrl ?? null;
   if (url) return reply.redirect(withQuery(url, { payment_intent: intentId, payment_status: 'failed', reason }), 303);
-  return page(reply, 402, 'Payment not completed', `${reason} Nothing was submitted; please go back to the form and try again.`);
+  return plainPage(reply, 402, 'Payment not completed', [`${reason} Nothing was submitted; please go back to the form and try again.`]);
 }
 
 export async function answerCallback(ctx: PaymentContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
