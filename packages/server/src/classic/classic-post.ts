@@ -35,6 +35,8 @@ export interface ClassicPostServices {
 
 export interface ClassicPostInput {
   readonly entries: Entries;
+  /** What the entries' formHash names, when the caller has read it already (classicForm). */
+  readonly named?: { readonly form: Form; readonly pageIndex: number; readonly sessionId: string | null };
   readonly ip: string | null;
   /** Files a multipart post streamed in, and the values holding their ids. */
   readonly uploads?: ReceivedUploads;
@@ -89,7 +91,7 @@ async function submitOnce(services: SubmitServices, form: Form, input: Parameter
 export async function runClassicPost(services: ClassicPostServices, input: ClassicPostInput): Promise<ClassicPostOutcome> {
   const { entries } = input;
   if (entryValue(entries, 'action') !== CLASSIC_ACTION) throw new SvcError('PAYLOAD_INVALID', `The post must carry action=${CLASSIC_ACTION}.`);
-  const { form, pageIndex, sessionId } = classicForm(services, entries);
+  const { form, pageIndex, sessionId } = input.named ?? classicForm(services, entries);
   const now = services.submit.now().getTime();
   const payload = await services.carrier.open(form, carriedBy(services, entries, sessionId), now);
   const returnUrl = services.seals.readReturnUrl(form, entryValue(entries, 'formReturnUrl'));

@@ -119,8 +119,9 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
       }
       // Another svc path without `action=svc/submit` answers as if this handler were not here.
       if (entryValue(entries, 'action') !== CLASSIC_ACTION) return request.url.split('?')[0] === CLASSIC_SUBMIT_PATH ? missingAction() : reply.callNotFound();
-      form = assertOrigin(request, classicForm(postServices, entries).form);
-      const outcome = await runClassicPost(postServices, { entries, ip: request.ip, ...(uploads ? { uploads, fileValues } : {}) });
+      const named = classicForm(postServices, entries);
+      form = assertOrigin(request, named.form);
+      const outcome = await runClassicPost(postServices, { entries, named, ip: request.ip, ...(uploads ? { uploads, fileValues } : {}) });
       const body = outcome.returnUrl && outcome.result.body.complete ? { ...outcome.result.body, redirect: { url: outcome.returnUrl, delay: 0 } } : outcome.result.body;
       return await answer(request, reply, json, outcome.form, body, outcome.carried, outcome.posted);
     } catch (error) {
