@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+import { defaultServerConditions } from 'vite';
 
 const require = createRequire(import.meta.url);
+
+// The workspace packages export their TypeScript sources under this condition (their default is
+// dist/), so tests run what is in src/ without a build. The rest is Vitest's own default (Vite's
+// server conditions without `module`, which would pick ESM builds Node cannot load).
+const TEST_CONDITIONS = ['svc-source', ...defaultServerConditions.filter((condition) => condition !== 'module')];
 
 export default defineConfig({
   resolve: {
@@ -9,7 +15,9 @@ export default defineConfig({
     // requires the CJS one, and graphql refuses schemas "from another module or realm". Node's
     // own resolution already picks the CJS build for both; make tests do the same.
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+    conditions: TEST_CONDITIONS,
   },
+  ssr: { resolve: { conditions: TEST_CONDITIONS } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     testTimeout: 20_000,

@@ -22,7 +22,7 @@ interface Target {
 }
 
 export function startTarget(kind: string): Promise<Target> {
-  const child = spawn(TSX, [TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(TSX, ['--conditions=svc-source', TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolvePromise, reject) => {
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {

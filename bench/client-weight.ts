@@ -29,6 +29,8 @@ export async function measureClientWeight(): Promise<Weight[]> {
       write: false,
       target: 'es2022',
       platform: 'browser',
+      // The workspace packages' TypeScript sources, not a dist/ that may be stale or absent.
+      conditions: ['svc-source'],
       legalComments: 'none',
       logLevel: 'silent',
     });

@@ -3,22 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config-loader.js';
 import { ADMIN_FORMS_DIR, seed } from './support/admin-fixture.js';
 import { TEST_SECRET, type TestApp } from './support/test-app.js';
+import { SVC_FROM_SOURCE } from './support/svc-command.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const SVC = join(ROOT, 'packages/server/src/cli/svc-main.ts');
 
 describe('svc export, submissions list and purge', () => {
   let dir: string;
   let configFile: string;
 
   function svc(args: readonly string[]) {
-    return spawnSync(TSX, [SVC, ...args, '--config', configFile], { cwd: dir, env: { ...process.env }, encoding: 'utf8', timeout: 60_000 });
+    return spawnSync(process.execPath, [...SVC_FROM_SOURCE, ...args, '--config', configFile], { cwd: dir, env: { ...process.env }, encoding: 'utf8', timeout: 60_000 });
   }
 
   beforeAll(async () => {

@@ -3,12 +3,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { EXAMPLE_FORMS_DIR } from './support/test-app.js';
+import { REPO_ROOT as ROOT, SVC_FROM_SOURCE } from './support/svc-command.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const SVC = join(ROOT, 'packages/server/src/cli/svc-main.ts');
 const scratch: string[] = [];
 
 function tempDir(prefix: string): string {
@@ -18,7 +16,7 @@ function tempDir(prefix: string): string {
 }
 
 function svc(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  return spawnSync(TSX, [SVC, ...args], {
+  return spawnSync(process.execPath, [...SVC_FROM_SOURCE, ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...options.env },
     encoding: 'utf8',
@@ -72,7 +70,7 @@ describe('every CLI failure is one clear line (issue #11)', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
     delete env.SVC_SECRET;
     delete env.SVC_SECRET_FILE;
-    const run = spawnSync(TSX, [SVC, 'migrate'], { cwd, env, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, [...SVC_FROM_SOURCE, 'migrate'], { cwd, env, encoding: 'utf8', timeout: 30_000 });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Applied: /);
   });
@@ -134,7 +132,7 @@ describe('svc serve', () => {
 
   it('starts the demo from any directory with SQLite under ./data and prints the URLs a newcomer needs', async () => {
     const cwd = tempDir('svc-cli-demo-');
-    const child = spawn(TSX, [SVC, 'serve', '--demo'], { cwd, env: { ...process.env, PORT: '0', SVC_LOG__LEVEL: 'silent' } });
+    const child = spawn(process.execPath, [...SVC_FROM_SOURCE, 'serve', '--demo'], { cwd, env: { ...process.env, PORT: '0', SVC_LOG__LEVEL: 'silent' } });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();

@@ -6,13 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { createTestApp, EXAMPLE_FORMS_DIR, TEST_SECRET, type TestApp } from './support/test-app.js';
+import { SVC_FROM_SOURCE } from './support/svc-command.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-const TSX = join(ROOT, 'node_modules/.bin/tsx');
-const SVC = join(ROOT, 'packages/server/src/cli/svc-main.ts');
 const PROFILES = {
   feedback: {
     form: 'contact',
@@ -25,7 +23,7 @@ const PROFILES = {
 };
 
 function svc(args: readonly string[], cwd: string, env: Record<string, string> = {}) {
-  return spawnSync(TSX, [SVC, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, [...SVC_FROM_SOURCE, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 60_000 });
 }
 
 describe('svc profiles', () => {

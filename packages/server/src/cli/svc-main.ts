@@ -1,4 +1,4 @@
-#!/usr/bin/env -S npx tsx
+#!/usr/bin/env node
 /**
  * The `svc` command: `svc serve`, `svc migrate`, `svc forms check [dir]`, `svc purge`, `svc export`,
  * `svc submissions list`, `svc payments reconcile`, `svc profiles sign`. Each subcommand lives in

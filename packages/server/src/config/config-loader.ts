@@ -5,11 +5,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type Config } from './config-schema.js';
 import { applyEnvOverrides } from './config-env.js';
 import { createAjv } from '../http/ajv-factory.js';
+import { assetPath } from '../package-assets.js';
 import { isValidOriginEntry } from '../security/origin-policy.js';
 import { ipEntryProblem } from '../security/ip-ranges.js';
 
@@ -92,7 +92,7 @@ function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<st
 }
 
 /** The demo's config, found from this module so `svc serve --demo` works from any directory. */
-export const DEMO_CONFIG_FILE = fileURLToPath(new URL('../../../../examples/svc.config.yaml', import.meta.url));
+export const DEMO_CONFIG_FILE = assetPath('examples/svc.config.yaml');
 
 /** Objects merge key by key; anything else (lists included) is replaced. */
 export function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {

@@ -7,6 +7,7 @@ import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FieldType, RuleDefinition } from '@svc/core';
 import type { PathProblem, PathSegments } from './definition-problems.js';
+import { assetUrl } from '../package-assets.js';
 
 // ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is
 // the module object, whose `default` is the class / plugin.
@@ -67,7 +68,7 @@ export interface RawFormFile {
   readonly fields?: readonly RawField[];
 }
 
-const SCHEMA_URL = new URL('../../../../schema/form-definition.schema.json', import.meta.url);
+const SCHEMA_URL = assetUrl('schema/form-definition.schema.json');
 
 let validator: ValidateFunction<RawFormFile> | undefined;
 

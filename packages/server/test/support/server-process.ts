@@ -11,12 +11,9 @@
  * still alive, and a process `exit` hook does the same if the test worker dies first.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { REPO_ROOT, SVC_FROM_SOURCE } from './svc-command.js';
 
-export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
-const SVC_MAIN = join(REPO_ROOT, 'packages/server/src/cli/svc-main.ts');
-const TSX_LOADER = pathToFileURL(join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+export { REPO_ROOT };
 const OUTPUT_KEPT = 64 * 1024;
 
 export interface ServerProcess {
@@ -65,7 +62,7 @@ function childEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
 
 export async function startServer(options: StartServerOptions): Promise<ServerProcess> {
   const name = options.name ?? 'svc';
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, SVC_MAIN, 'serve', '--config', options.configFile], {
+  const child = spawn(process.execPath, [...SVC_FROM_SOURCE, 'serve', '--config', options.configFile], {
     cwd: options.cwd ?? REPO_ROOT,
     env: childEnv(options.env ?? {}),
     stdio: ['pipe', 'pipe', 'pipe'],

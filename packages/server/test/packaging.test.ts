@@ -1,0 +1,201 @@
+/**
+ * The packages as npm publishes them (issue #16): `npm pack` each workspace package, install the
+ * tarballs into a project outside the repository (nothing of the workspace on its resolution
+ * path), then use them the way a front end and an operator would: import the client under Node,
+ * bundle the element for browsers with esbuild, type-check a consumer against the published
+ * types, load the element's single-file browser bundle, and start the packed server with its bin
+ * on plain Node (no tsx) and submit a form to it.
+ *
+ * The install builds better-sqlite3 from source, as a user's machine without a prebuilt binary
+ * would, so this file takes a minute or two; npm's cache (filled by the workspace's own install)
+ * serves every registry package.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as esbuild from 'esbuild';
+import { REPO_ROOT } from './support/svc-command.js';
+
+const run = promisify(execFile);
+const PACKAGES = ['@svc/core', '@svc/client', '@svc/elements', '@svc/server'] as const;
+const NPM = { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } };
+
+let project: string;
+let server: ChildProcess | undefined;
+let base: string;
+
+interface PackedFile {
+  readonly filename: string;
+  readonly name: string;
+  readonly version: string;
+  readonly files: readonly { readonly path: string }[];
+}
+let packed: PackedFile[];
+
+/** The consumer's own files: a Node script, a browser entry and a TypeScript file using the types. */
+const CLIENT_SCRIPT = `
+import { createClient, SvcClientError } from '@svc/client';
+import { ERROR_CATALOGUE } from '@svc/core';
+
+// Node's fetch keeps no cookies; the CSRF token is bound to one, so keep it as a browser would.
+const jar = new Map();
+const jarFetch = async (input, init = {}) => {
+  const headers = new Headers(init.headers);
+  if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => k + '=' + v).join('; '));
+  const res = await fetch(input, { ...init, headers });
+  for (const line of res.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const eq = pair.indexOf('=');
+    jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return res;
+};
+
+const client = createClient({ baseUrl: process.argv[2], fetch: jarFetch });
+const form = await client.session('contact');
+form.setValue('firstName', 'Ann');
+form.setValue('email', 'ann@example.test');
+const result = await form.submit();
+let refused = null;
+try { await client.getManifest('no-such-form'); } catch (error) { refused = error instanceof SvcClientError ? error.code : String(error); }
+console.log(JSON.stringify({ status: result.status, refused, catalogue: 'FORM_NOT_FOUND' in ERROR_CATALOGUE }));
+`;
+
+const BROWSER_ENTRY = `import '@svc/elements';\nimport { createClient } from '@svc/client';\nexport const client = createClient({ baseUrl: location.origin });\n`;
+
+const TYPED_CONSUMER = `
+import { createClient, SvcClientError, type Manifest, type SvcClient } from '@svc/client';
+import { createPaymentIntent } from '@svc/client/payments';
+import type { FieldType } from '@svc/core';
+
+const client: SvcClient = createClient({ baseUrl: 'https://forms.example.test' });
+export async function fieldTypes(): Promise<FieldType[]> {
+  const manifest: Manifest = await client.getManifest('contact');
+  return Object.values(manifest.fields).map((field) => field.type as FieldType);
+}
+export function isRefusal(error: unknown): error is SvcClientError {
+  return error instanceof SvcClientError && typeof error.code === 'string';
+}
+export const intent: typeof createPaymentIntent = createPaymentIntent;
+`;
+
+beforeAll(async () => {
+  project = mkdtempSync(join(tmpdir(), 'svc-packed-'));
+  const tarballs = join(project, 'tarballs');
+  mkdirSync(tarballs);
+  // prepack builds each package (tsc to dist/, the element bundle, the server's assets).
+  const pack = await run('npm', ['pack', ...PACKAGES.flatMap((name) => ['--workspace', name]), '--pack-destination', tarballs, '--json'], { ...NPM, cwd: REPO_ROOT });
+  packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as PackedFile[];
+  const dependencies = Object.fromEntries(packed.map((p) => [p.name, `file:tarballs/${p.filename}`]));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'svc-consumer', private: true, type: 'module', dependencies }));
+  await run('npm', ['install', '--prefer-offline', '--no-package-lock'], { ...NPM, cwd: project });
+  writeFileSync(join(project, 'client-check.mjs'), CLIENT_SCRIPT);
+  writeFileSync(join(project, 'page.js'), BROWSER_ENTRY);
+  writeFileSync(join(project, 'consumer.ts'), TYPED_CONSUMER);
+
+  // The packed server, started through its bin as an operator would, on plain Node.
+  const cwd = join(project, 'run');
+  mkdirSync(cwd);
+  server = spawn(join(project, 'node_modules/.bin/svc'), ['serve', '--demo'], { cwd, env: { PATH: process.env.PATH ?? '', PORT: '0', SVC_LOG__LEVEL: 'warn' } });
+  base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the packed server printed no banner:\n${out}`)), 60_000);
+    const take = (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /svc is running at (http:\/\/localhost:\d+)/.exec(out)?.[1];
+      if (url && /kitchen-sink .*manifest/.test(out)) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    };
+    server?.stdout?.on('data', take);
+    server?.stderr?.on('data', take);
+    server?.once('exit', (code) => reject(new Error(`the packed server exited with ${code}:\n${out}`)));
+  });
+}, 600_000);
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server?.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe('the packed packages', () => {
+  it('hold dist/ (ESM, declarations, source maps) and no TypeScript sources or tests', () => {
+    expect(packed.map((p) => p.name).sort()).toEqual([...PACKAGES].sort());
+    for (const pkg of packed) {
+      const paths = pkg.files.map((file) => file.path);
+      expect(paths, pkg.name).toContain('dist/index.js');
+      expect(paths, pkg.name).toContain('dist/index.d.ts');
+      expect(paths, pkg.name).toContain('dist/index.js.map');
+      expect(paths.filter((path) => path.startsWith('src/') || /\.test\./.test(path)), pkg.name).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8')) as Record<string, unknown>;
+      expect(manifest.version, pkg.name).toBe(packed[0]?.version); // versions kept in step
+      expect(manifest.license, pkg.name).toBe('MIT');
+      expect(manifest.types, pkg.name).toBe('./dist/index.d.ts');
+    }
+    const server = packed.find((p) => p.name === '@svc/server');
+    expect(server?.files.map((file) => file.path)).toEqual(expect.arrayContaining(['dist/cli/svc-main.js', 'assets/schema/form-definition.schema.json', 'assets/examples/svc.config.yaml']));
+  });
+
+  it('@svc/client imports under Node and submits a form to the packed server', async () => {
+    const { stdout } = await run(process.execPath, ['client-check.mjs', base], { cwd: project });
+    const result = JSON.parse(stdout) as { status: string; refused: string; catalogue: boolean };
+    expect(result.status).toBe('submitted');
+    expect(result.refused).toBe('FORM_NOT_FOUND');
+    expect(result.catalogue).toBe(true);
+    // Stored: the packed CLI reads it back from the server's database.
+    const list = await run(join(project, 'node_modules/.bin/svc'), ['submissions', 'list', '--form', 'contact', '--demo'], { cwd: join(project, 'run') });
+    expect(list.stdout).toMatch(/Ann[\s\S]*1 submission\(s\)/);
+  });
+
+  it('@svc/elements bundles for the browser with esbuild, and ships a single-file bundle', async () => {
+    const result = await esbuild.build({ entryPoints: [join(project, 'page.js')], absWorkingDir: project, bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+    const code = result.outputFiles[0]?.text ?? '';
+    expect(code).toContain('svc-form');
+    expect(code).not.toMatch(/from ['"]@svc\//); // everything resolved into the bundle
+    const single = readFileSync(join(project, 'node_modules/@svc/elements/dist/svc-form.bundle.js'), 'utf8');
+    expect(single).toContain('customElements');
+    // No imports left: usable from one <script type="module">, nothing else to fetch.
+    const alone = await esbuild.build({ entryPoints: [join(project, 'node_modules/@svc/elements/dist/svc-form.bundle.js')], bundle: true, write: false, metafile: true, logLevel: 'silent' });
+    expect(Object.keys(alone.metafile.inputs)).toHaveLength(1);
+    // The server serves that same bundle to its demo page.
+    const served = await fetch(`${base}/demo/svc-elements.js`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe(single);
+  });
+
+  it('a TypeScript consumer type-checks against the published declarations', async () => {
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM'], types: [], skipLibCheck: false }, files: ['consumer.ts'] }),
+    );
+    const tsc = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
+    const check = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project }).catch((error: { stdout: string }) => ({ stdout: `FAILED\n${error.stdout}` }));
+    expect(check.stdout).toBe('');
+    // And a wrong use is caught, so the check above is real.
+    writeFileSync(join(project, 'consumer.ts'), `${TYPED_CONSUMER}\nexport const wrong: number = createClient({ baseUrl: 1 });\n`);
+    const broken = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project }).then(
+      () => '',
+      (error: { stdout: string }) => error.stdout,
+    );
+    expect(broken).toMatch(/consumer\.ts.*error TS/);
+  });
+
+  it('the packed server runs from dist/ on plain Node with its shipped assets and no tsx', async () => {
+    expect(existsSync(join(project, 'node_modules/tsx'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules/esbuild'))).toBe(false);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    const manifest = await fetch(`${base}/svc/api/forms/kitchen-sink/manifest`);
+    expect(manifest.status).toBe(200);
+    const check = await run(join(project, 'node_modules/.bin/svc'), ['forms', 'check', join(project, 'node_modules/@svc/server/assets/examples/forms')], { cwd: project });
+    expect(check.stdout).toMatch(/ok|valid/i);
+  });
+});
