@@ -21,8 +21,9 @@ interface Target {
   readonly child: ChildProcess;
 }
 
-export function startTarget(kind: string): Promise<Target> {
-  const child = spawn(TSX, ['--conditions=svc-source', TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** `env` adds variables for the target (the notification sinks' addresses). */
+export function startTarget(kind: string, env: Readonly<Record<string, string>> = {}): Promise<Target> {
+  const child = spawn(TSX, ['--conditions=svc-source', TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolvePromise, reject) => {
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -107,7 +108,7 @@ export async function compare(svc: Side, baseline: Side): Promise<{ svc: Measure
 }
 
 export async function withTargets<T>(kinds: readonly string[], run: (ports: number[], pids: (number | undefined)[]) => Promise<T>): Promise<T> {
-  const targets = await Promise.all(kinds.map(startTarget));
+  const targets = await Promise.all(kinds.map((kind) => startTarget(kind)));
   try {
     return await run(
       targets.map((t) => t.port),

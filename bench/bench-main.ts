@@ -9,7 +9,7 @@ import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js
 import { fullFormQuery } from './graphql-query.js';
 import { EXPORT_KEY, EXPORT_ROWS } from './export-data.js';
 import { measureClientWeight, printWeights } from './client-weight.js';
-import { measureNotificationLag, printLag } from './notification-lag.js';
+import { measureNotificationLag, printLag, startNotificationSinks } from './notification-lag.js';
 import { BIG_FIELDS, BIG_PAGES, bigValues } from './big-form.js';
 import { CONNECTIONS, DURATION, ROUNDS, compare, measure, median, startTarget, withTargets, type FixedLoad, type Measure } from './bench-harness.js';
 
@@ -197,19 +197,22 @@ async function notificationLagScenario() {
     const request = submitRequest(port as number, cookie, token, meta);
     return (await measure(request, Math.max(2, DURATION / 2))).rps;
   });
-  const target = await startTarget('svc-notify');
+  const sinks = await startNotificationSinks();
+  const target = await startTarget('svc-notify', { BENCH_SMTP_URL: sinks.smtpUrl, BENCH_WEBHOOK_URL: sinks.webhookUrl });
   try {
     const { cookie, token, meta } = await csrfAndMeta(target.port);
     if (!target.dataDir) throw new Error('svc-notify did not name its data directory');
-    return await measureNotificationLag({
+    const lag = await measureNotificationLag({
       dataDir: target.dataDir,
       request: submitRequest(target.port, cookie, token, meta),
       rate: Math.max(1, Math.round(capacity / 2)),
       seconds: Math.max(10, DURATION * 3),
     });
+    return { ...lag, ...sinks.received() };
   } finally {
     target.child.removeAllListeners('exit');
     target.child.kill('SIGTERM');
+    await sinks.close();
   }
 }
 

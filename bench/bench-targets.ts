@@ -3,7 +3,8 @@
  * does the least the same scenario needs (serve the same manifest bytes; insert the same row into
  * SQLite; stream an uploaded file to disk; iterate rows into CSV). Prints `READY <port>` when listening.
  */
-import { copyFileSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { tmpdir } from 'node:os';
@@ -81,8 +82,22 @@ async function main(): Promise<void> {
     return;
   }
   if (kind === 'svc-notify') {
-    // The delivery worker on: contact's two emails per submission go to .eml files under dataDir.
-    const svc = await buildApp(benchConfig({ deliveries: { enabled: true, pollMs: 200 } }), { logger: false });
+    // The delivery worker on: contact's two emails per submission go to the bench's SMTP sink and
+    // a webhook to its receiver (both in the bench's own process, so their CPU is not counted here).
+    const forms = join(dataDir, 'forms');
+    cpSync(resolve(import.meta.dirname, '../examples/forms'), forms, { recursive: true });
+    const contact = parseYaml(readFileSync(join(forms, 'contact.yaml'), 'utf8')) as { settings: { notifications: Record<string, unknown> } };
+    contact.settings.notifications.webhooks = [{ url: process.env.BENCH_WEBHOOK_URL }];
+    writeFileSync(join(forms, 'contact.yaml'), stringifyYaml(contact));
+    const svc = await buildApp(
+      benchConfig({
+        forms: { dir: forms },
+        deliveries: { enabled: true, pollMs: 200 },
+        notifications: { smtpUrl: process.env.BENCH_SMTP_URL, webhookSecret: `whsec_${randomBytes(24).toString('base64')}` },
+        outbound: { allowPrivateNetworks: true },
+      }),
+      { logger: false },
+    );
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     process.stdout.write(`DATADIR ${dataDir}\n`);
     report(svc.app.server.address());

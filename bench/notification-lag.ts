@@ -4,8 +4,54 @@
  * arrive and until the backlog is gone.
  */
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import SqliteDatabase from 'better-sqlite3';
 import autocannon from 'autocannon';
+import { SMTPServer } from 'smtp-server';
+
+/** Where the target delivers: a real SMTP server and an HTTP receiver that count what arrives. */
+export interface NotificationSinks {
+  readonly smtpUrl: string;
+  readonly webhookUrl: string;
+  received(): { readonly emails: number; readonly webhooks: number };
+  close(): Promise<void>;
+}
+
+export async function startNotificationSinks(): Promise<NotificationSinks> {
+  let emails = 0;
+  let webhooks = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => {});
+      stream.on('end', () => {
+        emails += 1;
+        callback();
+      });
+    },
+  });
+  const http = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      webhooks += 1;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+    webhookUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}/hook`,
+    received: () => ({ emails, webhooks }),
+    close: async () => {
+      http.closeAllConnections();
+      await Promise.all([new Promise<void>((resolve) => smtp.close(() => resolve())), new Promise((resolve) => http.close(resolve))]);
+    },
+  };
+}
 
 export interface LagResult {
   readonly rate: number;
@@ -68,11 +114,11 @@ export async function measureNotificationLag(options: {
   };
 }
 
-export function printLag(lag: LagResult): void {
-  process.stdout.write('| notification lag | rate | submits | jobs | oldest pending during | oldest after | backlog gone after | jobs/s |\n|---|---|---|---|---|---|---|---|\n');
+export function printLag(lag: LagResult & { readonly emails: number; readonly webhooks: number }): void {
+  process.stdout.write('| notification lag | rate | submits | jobs | received (emails + webhooks) | oldest pending during | oldest after | backlog gone after | jobs/s |\n|---|---|---|---|---|---|---|---|---|\n');
   const drained = lag.drainAfterMs === null ? 'not within 120 s' : `${(lag.drainAfterMs / 1000).toFixed(1)} s`;
   process.stdout.write(
-    `| contact (2 emails each), ${lag.seconds} s | ${lag.rate}/s | ${lag.submitted} | ${lag.jobs} | ${(lag.oldestDuringMs / 1000).toFixed(1)} s | ${(lag.oldestAfterMs / 1000).toFixed(1)} s | ${drained} | ${lag.jobsPerSecond.toFixed(0)} |\n\n`,
+    `| contact (2 emails + 1 webhook each), ${lag.seconds} s | ${lag.rate}/s | ${lag.submitted} | ${lag.jobs} | ${lag.emails} + ${lag.webhooks} | ${(lag.oldestDuringMs / 1000).toFixed(1)} s | ${(lag.oldestAfterMs / 1000).toFixed(1)} s | ${drained} | ${lag.jobsPerSecond.toFixed(0)} |\n\n`,
   );
   process.stdout.write(
     `bench notification-lag rate=${lag.rate} oldest_pending_ms=${lag.oldestDuringMs} drain_after_ms=${lag.drainAfterMs ?? -1} jobs_per_s=${lag.jobsPerSecond.toFixed(0)}\n`,

@@ -149,7 +149,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       now,
     });
     const outbound = { ...config.outbound, timeoutMs: config.deliveries.timeoutMs };
-    const mailer = createMailer({ smtpUrl: config.notifications.smtpUrl, dataDir: config.dataDir, timeoutMs: config.deliveries.timeoutMs, log: app.log });
+    const mailer = createMailer({
+      smtpUrl: config.notifications.smtpUrl,
+      dataDir: config.dataDir,
+      timeoutMs: config.deliveries.timeoutMs,
+      connections: config.deliveries.concurrency,
+      log: app.log,
+    });
     cleanups.push(async () => mailer.close());
     // Links in emails go to the admin download route, signed for days rather than minutes; without
     // a public URL there is no absolute link to give, so templates get none.

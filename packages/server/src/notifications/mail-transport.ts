@@ -23,7 +23,7 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(options: { smtpUrl: string | null; dataDir: string; timeoutMs: number; log: FastifyBaseLogger }): Mailer {
+export function createMailer(options: { smtpUrl: string | null; dataDir: string; timeoutMs: number; connections: number; log: FastifyBaseLogger }): Mailer {
   const message = (mail: OutgoingMail) => ({
     from: mail.from,
     to: [...mail.to],
@@ -33,11 +33,19 @@ export function createMailer(options: { smtpUrl: string | null; dataDir: string;
     ...(mail.text ? { text: mail.text } : {}),
   });
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl, {
+    // The URL and the options in one object: nodemailer reads a second argument as defaults for
+    // each message, not as transport options, so timeouts given there would be ignored.
+    // Pooled connections, as many as the worker delivers at once: a connection per message
+    // (TCP, greeting, EHLO, QUIT) cost more than the message and starved the worker (issue #17).
+    const transport = nodemailer.createTransport({
+      url: options.smtpUrl,
+      pool: true,
+      maxConnections: options.connections,
+      maxMessages: 500,
       connectionTimeout: options.timeoutMs,
       greetingTimeout: options.timeoutMs,
       socketTimeout: options.timeoutMs,
-    } as never);
+    });
     return {
       async send(mail) {
         const info = await transport.sendMail(message(mail));

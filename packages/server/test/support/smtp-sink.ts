@@ -33,6 +33,8 @@ export interface SmtpSink {
   /** `smtp://127.0.0.1:<port>` for `notifications.smtpUrl`. */
   readonly url: string;
   readonly messages: readonly CapturedMail[];
+  /** How many SMTP connections clients have opened so far. */
+  connections(): number;
   /** Messages whose envelope names `address` (case-insensitive). */
   to(address: string): CapturedMail[];
   /** Resolves with the first message the predicate accepts, polling until `timeoutMs`. */
@@ -137,8 +139,13 @@ export function readMail(raw: string, envelope: CapturedMail['envelope'] = { fro
 
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: CapturedMail[] = [];
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     disabledCommands: ['STARTTLS'],
     logger: false,
     closeTimeout: 1000,
@@ -163,6 +170,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    connections: () => connections,
     to: (address) => messages.filter((m) => m.envelope.to.some((t) => t.toLowerCase() === address.toLowerCase())),
     async waitFor(predicate, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
