@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { treeCpuMicros } from './process-cpu.js';
+import { pacedLoad } from './paced-load.js';
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = 50;
@@ -56,10 +57,22 @@ export const ROUNDS = 5;
 /** A request to drive, and the process whose CPU it costs. */
 export type Side = autocannon.Options & { readonly pid?: number };
 
+/** Saturated (autocannon, `CONNECTIONS` closed loops), or at a fixed `rate` evenly paced (paced-load.ts). */
 export async function measure(side: Side, seconds: number, rate?: number): Promise<Measure & { p50: number }> {
   const { pid, ...options } = side;
   const before = treeCpuMicros(pid);
-  const result = await autocannon({ ...options, duration: seconds, connections: CONNECTIONS, ...(rate ? { overallRate: rate } : {}) });
+  if (rate) {
+    const paced = await pacedLoad(options, rate, seconds);
+    const spent = treeCpuMicros(pid);
+    return {
+      rps: paced.sent / seconds,
+      p50: paced.p50,
+      p99: paced.p99,
+      errors: paced.errors,
+      cpuPerRequest: before !== null && spent !== null && paced.sent > 0 ? (spent - before) / paced.sent : null,
+    };
+  }
+  const result = await autocannon({ ...options, duration: seconds, connections: CONNECTIONS });
   const after = treeCpuMicros(pid);
   const requests = result.requests.total;
   return {

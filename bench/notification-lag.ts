@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import SqliteDatabase from 'better-sqlite3';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
+import { pacedLoad } from './paced-load.js';
 import { SMTPServer } from 'smtp-server';
 
 /** Where the target delivers: a real SMTP server and an HTTP receiver that count what arrives. */
@@ -85,7 +86,7 @@ export async function measureNotificationLag(options: {
     worst = Math.max(worst, ageMs().age);
   }, SAMPLE_MS);
   const started = Date.now();
-  const result = await autocannon({ ...options.request, duration: options.seconds, connections: 20, overallRate: options.rate });
+  const result = await pacedLoad(options.request, options.rate, options.seconds);
   clearInterval(sampler);
   const loadEnded = Date.now();
   let drainAfterMs: number | null = null;
@@ -105,7 +106,7 @@ export async function measureNotificationLag(options: {
   return {
     rate: options.rate,
     seconds: options.seconds,
-    submitted: result.requests.total,
+    submitted: result.sent,
     jobs,
     oldestDuringMs: worst,
     oldestAfterMs: worstAfter,

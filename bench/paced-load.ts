@@ -1,0 +1,80 @@
+/**
+ * Latency at a fixed offered rate, as users feel it (issue #17): requests leave on an even
+ * schedule, one every 1/rate seconds, whether or not earlier ones have been answered (an open
+ * loop), and each latency is counted from the moment its request was due, so a stall shows in
+ * every request it delayed (no coordinated omission).
+ *
+ * autocannon's `overallRate` is not this: each connection sends its whole per-second budget at
+ * the start of every second and then waits, so 100/s over 50 connections arrives as a burst of
+ * 100 each second and p50 measured the queue that burst made.
+ */
+import { Agent, request } from 'node:http';
+import type autocannon from 'autocannon';
+
+export interface PacedResult {
+  readonly sent: number;
+  readonly errors: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** Due requests are sent from a 1 ms tick: even pacing without a timer per request. */
+const TICK_MS = 1;
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+export async function pacedLoad(options: autocannon.Options, rate: number, seconds: number): Promise<PacedResult> {
+  const url = new URL(options.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+  const body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body ? Buffer.from(options.body as Buffer) : undefined;
+  const headers: Record<string, string | number> = { ...(options.headers as Record<string, string> | undefined) };
+  if (body) headers['content-length'] = body.length;
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = Math.round(rate * seconds);
+  const intervalMs = 1000 / rate;
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+
+  const fire = (dueAt: number) =>
+    new Promise<void>((resolve) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: options.method ?? 'GET', headers, agent },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            if ((res.statusCode ?? 0) >= 400) errors += 1;
+            latencies.push(performance.now() - dueAt);
+            resolve();
+          });
+        },
+      );
+      req.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+      req.end(body);
+    });
+
+  let sent = 0;
+  await new Promise<void>((done) => {
+    const tick = setInterval(() => {
+      const now = performance.now();
+      while (sent < total && started + sent * intervalMs <= now) {
+        inFlight.push(fire(started + sent * intervalMs));
+        sent += 1;
+      }
+      if (sent >= total) {
+        clearInterval(tick);
+        done();
+      }
+    }, TICK_MS);
+  });
+  await Promise.all(inFlight);
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { sent, errors, p50: Math.round(percentile(latencies, 50) * 10) / 10, p99: Math.round(percentile(latencies, 99) * 10) / 10 };
+}
