@@ -39,10 +39,18 @@ export async function pacedLoad(options: autocannon.Options, rate: number, secon
   const started = performance.now();
   const inFlight: Promise<void>[] = [];
 
+  // A scenario's per-request setup (a fresh upload token each time) applies here as in autocannon.
+  const setup = options.requests?.[0]?.setupRequest;
+  const headersFor = (): Record<string, string | number> => {
+    if (typeof setup !== 'function') return headers;
+    const made = setup({ method: options.method, path: url.pathname, headers: { ...headers } } as never, {}) as { headers?: Record<string, string> } | undefined;
+    return { ...headers, ...made?.headers };
+  };
+
   const fire = (dueAt: number) =>
     new Promise<void>((resolve) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: options.method ?? 'GET', headers, agent },
+        { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: options.method ?? 'GET', headers: headersFor(), agent },
         (res) => {
           res.resume();
           res.on('end', () => {
