@@ -139,9 +139,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     if (!(await limiterStore.ready())) app.log.warn('Redis is not reachable; rate-limited routes answer 503 until it is');
     const fileStore = createFileStore(config.files);
     cleanups.push(() => fileStore.close());
+    // One group-commit queue for the hot writes (submissions, uploads) of this process.
+    const writes = createWriteBatcher(database.db, database.dialect);
     const uploads = createUploadService({
       ...(metrics ? { onStored: metrics.uploaded } : {}),
       db: database.db,
+      writes,
       store: fileStore,
       tmpDir: join(config.dataDir, 'tmp'),
       ceilingKB: config.files.maxFileSizeKB,
@@ -197,7 +200,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const submit = {
       ...(metrics ? { observe: metrics.submission } : {}),
       db: database.db,
-      writes: createWriteBatcher(database.db, database.dialect),
+      writes,
       csrf,
       stateTokens: createStateTokens(secret),
       spamFields,

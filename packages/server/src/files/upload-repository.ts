@@ -1,6 +1,7 @@
 /** Rows of `svc_files` (contract §7): one per stored upload, attached or not. */
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Database, FilesTable } from '../storage/database-schema.js';
+import { runCompiled } from '../storage/compiled-queries.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -45,26 +46,24 @@ export interface UploadOwner {
 }
 
 export async function insertUpload(db: Db, row: Omit<UploadRow, 'submissionId'> & UploadOwner & { createdAt: string }): Promise<void> {
-  await db
-    .insertInto('svc_files')
-    .values({
-      public_id: row.publicId,
-      form_id: row.formId,
-      field_handle: row.fieldHandle,
-      column_index: row.columnIndex,
-      owner_hash: row.ownerHash,
-      binding_hash: row.bindingHash,
-      storage_key: row.storageKey,
-      name: row.name,
-      extension: row.extension,
-      mime: row.mime,
-      kind: row.kind,
-      size: row.size,
-      submission_id: null,
-      hold_until: null,
-      created_at: row.createdAt,
-    })
-    .execute();
+  const values: Insertable<FilesTable> = {
+    public_id: row.publicId,
+    form_id: row.formId,
+    field_handle: row.fieldHandle,
+    column_index: row.columnIndex,
+    owner_hash: row.ownerHash,
+    binding_hash: row.bindingHash,
+    storage_key: row.storageKey,
+    name: row.name,
+    extension: row.extension,
+    mime: row.mime,
+    kind: row.kind,
+    size: row.size,
+    submission_id: null,
+    hold_until: null,
+    created_at: row.createdAt,
+  };
+  await runCompiled(db, 'insert-upload', () => db.insertInto('svc_files').values(values), Object.values(values));
 }
 
 /** Unattached uploads of one form among `ids` (chunked: ids come from one submission, so few). */
@@ -82,15 +81,17 @@ export async function findUnattached(db: Db, formId: number, ids: readonly strin
 }
 
 export async function countOwned(db: Db, formId: number, fieldHandle: string, ownerHash: string): Promise<number> {
-  const row = await db
-    .selectFrom('svc_files')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('owner_hash', '=', ownerHash)
-    .where('form_id', '=', formId)
-    .where('field_handle', '=', fieldHandle)
-    .where('submission_id', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const build = () =>
+    db
+      .selectFrom('svc_files')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('owner_hash', '=', ownerHash)
+      .where('form_id', '=', formId)
+      .where('field_handle', '=', fieldHandle)
+      .where('submission_id', 'is', null);
+  // Runs twice per upload (before and after it is stored): compiled once, parameters in where order.
+  const { rows } = await runCompiled(db, 'count-owned-uploads', build, [ownerHash, formId, fieldHandle]);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** The one unattached upload `id` of this form, field and owner, removed; null when there is none. */

@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_FILE_COUNT, type Form } from '@svc/core';
 import type { Kysely, Transaction } from 'kysely';
+import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { Database } from '../storage/database-schema.js';
 import { randomToken } from '../security/token-crypto.js';
 import type { FileStore } from './file-store.js';
@@ -61,6 +62,8 @@ export interface UploadService {
 
 export interface UploadServiceOptions {
   readonly db: Kysely<Database>;
+  /** The upload's row is written in a shared (group-commit) transaction with concurrent writes. */
+  readonly writes: WriteBatcher;
   readonly store: FileStore;
   readonly tmpDir: string;
   readonly ceilingKB: number;
@@ -159,7 +162,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
         }
       }
       try {
-        await repo.insertUpload(db, {
+        await options.writes.run((trx) => repo.insertUpload(trx, {
           publicId: id,
           formId: form.id,
           fieldHandle: target.handle,
@@ -172,7 +175,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
           kind: sniffed.kind,
           size,
           createdAt: options.now().toISOString(),
-        });
+        }));
       } catch (error) {
         await removeBlobs([storageKey]);
         throw error;

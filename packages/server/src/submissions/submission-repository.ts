@@ -1,7 +1,8 @@
 /** Stored submissions (DESIGN.md principle 7: typed Kysely, no dialect branches here). */
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
+import { runCompiled } from '../storage/compiled-queries.js';
 
 export interface NewSubmission {
   readonly uid: string;
@@ -66,21 +67,10 @@ function submissionRow(row: NewSubmission) {
   };
 }
 
-/**
- * One compiled insert per dialect adapter, shared by the database and its transactions (each
- * transaction is a new object): building and compiling it costs more than running it.
- */
-const compiledInserts = new WeakMap<object, string>();
-
 export async function insertSubmission(db: Db, row: NewSubmission): Promise<number> {
   const values = submissionRow(row);
-  const adapter = db.getExecutor().adapter;
-  let sqlText = compiledInserts.get(adapter);
-  if (sqlText === undefined) {
-    sqlText = db.insertInto('svc_submissions').values(values).returning('id').compile().sql;
-    compiledInserts.set(adapter, sqlText);
-  }
-  const result = await db.executeQuery<{ id: number }>(CompiledQuery.raw(sqlText, Object.values(values)));
+  const build = () => db.insertInto('svc_submissions').values(values).returning('id');
+  const result = await runCompiled(db, 'insert-submission', build, Object.values(values));
   const inserted = result.rows[0];
   if (!inserted) throw new Error('insert returned no id');
   return Number(inserted.id);
