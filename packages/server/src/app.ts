@@ -261,7 +261,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await registerPayments(app, context, payments, config);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     await adminRoutes(app, context);
-    await registerConsole(app, context, secret);
+    // The sign-in lockout counts in the limiter's store: shared through Redis when configured.
+    await registerConsole(app, context, { secret, counters: limiterStore });
     if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir, config.classic.propertiesPath);
     const closeMetrics = metrics ? await registerMetrics(app, config.metrics, config.server.host, metrics) : async () => undefined;
     cleanups.push(closeMetrics);

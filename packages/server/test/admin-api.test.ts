@@ -3,7 +3,7 @@
  * forms with counts, every list filter, keyset pagination while rows are inserted, one submission
  * with its files and signed downloads, status and spam updates, and deletion with the files.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -349,10 +349,12 @@ describeEachDialect('admin API', (target) => {
     });
 
     it('marks spam and not spam, calling the delivery hook only when spam is cleared', async () => {
-      const context = svc.context as unknown as { deliveries?: object };
-      const original = context.deliveries;
       const calls: number[] = [];
-      context.deliveries = { ...original, onMarkedNotSpam: async (id: number) => void calls.push(id) };
+      // The admin services hold the context's delivery service itself, so a spy on it is seen.
+      const spy = vi.spyOn(svc.context.deliveries, 'queueHeldBack').mockImplementation(async (_trx, id) => {
+        calls.push(id);
+        return 0;
+      });
       try {
         const flag = await adminSend(svc, 'PATCH', `/svc/api/admin/submissions/${ids.bob}`, { isSpam: true }, KEYS.notesWriter);
         expect(flag.json()).toMatchObject({ data: { isSpam: true, status: 'closed' } });
@@ -364,7 +366,7 @@ describeEachDialect('admin API', (target) => {
         await adminSend(svc, 'PATCH', `/svc/api/admin/submissions/${ids.bob}`, { isSpam: false }, KEYS.notesWriter);
         expect(calls).toEqual([ids.bob]);
       } finally {
-        context.deliveries = original;
+        spy.mockRestore();
       }
     });
   });

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../src/console/console-passwords.js';
-import { createLockout } from '../src/console/console-lockout.js';
 import { sql } from 'kysely';
 import { encodeCursor } from '../src/submissions/submission-search.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -271,21 +270,5 @@ describe('console at 100,000 submissions (SQLite)', () => {
 describe('console users in config', () => {
   it('refuses a password given in clear instead of its hash, at boot', async () => {
     await expect(createTestApp({ config: { admin: { users: [{ username: 'kim', passwordHash: 'hunter2', scopes: ['read'], forms: ['*'] }] } } })).rejects.toThrow(/passwordHash/);
-  });
-});
-
-describe('console lockout', () => {
-  it('slows each failure more and refuses after ten, per account and per address, until the window passes', () => {
-    const lockout = createLockout();
-    const t = 1_800_000_000_000;
-    expect(lockout.check('user:kim', '1.2.3.4', t)).toBe(0);
-    for (let i = 0; i < 5; i++) lockout.failed('user:kim', '1.2.3.4', t);
-    expect(lockout.check('user:kim', '9.9.9.9', t)).toBe(1000);
-    expect(lockout.check('user:other', '1.2.3.4', t)).toBe(1000);
-    for (let i = 0; i < 5; i++) lockout.failed('user:kim', '1.2.3.4', t);
-    expect(lockout.check('user:kim', '9.9.9.9', t)).toBeNull();
-    expect(lockout.check('user:kim', '9.9.9.9', t + 16 * 60_000)).toBe(0);
-    lockout.succeeded('user:kim');
-    expect(lockout.check('user:kim', '5.5.5.5', t)).toBe(0);
   });
 });

@@ -4,22 +4,20 @@
  * is the credential. Any failure of a link (bad signature, expired, file gone) is the same 404,
  * so a caller cannot tell which.
  */
-import type { AuditInput } from './audit-log.js';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { SvcError } from '@svc/core';
 import type { AdminKeys } from './admin-keys.js';
 import { parseExportQuery } from './admin-query.js';
-import { readableForm, type AdminServices } from './admin-service.js';
+import type { AdminServices } from './admin-service.js';
 import { attachmentDisposition } from './download-links.js';
-import { EXPORT_CONTENT_TYPES, exportStream } from '../exports/export-stream.js';
+import { EXPORT_CONTENT_TYPES } from '../exports/export-stream.js';
+import { startExport } from './admin-writes.js';
 import { findAttachedFile } from '../submissions/submission-admin-repository.js';
 
 export interface AdminExportDeps {
   readonly keys: AdminKeys;
   readonly services: AdminServices;
   readonly onRequest: onRequestHookHandler;
-  /** Appends to the audit log (issue #15): an export is a read that takes data away, so it is recorded. */
-  readonly audit: (input: AuditInput) => Promise<void>;
 }
 
 export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportDeps): Promise<void> {
@@ -27,16 +25,14 @@ export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportD
 
   app.get<{ Params: { handle: string } }>('/svc/api/admin/forms/:handle/export', { onRequest }, async (request, reply) => {
     const key = keys.authenticate(request.headers.authorization);
-    const form = readableForm(services, key, request.params.handle);
     const query = parseExportQuery(request.query as Record<string, unknown>, services.statuses);
-    await deps.audit({ key, action: 'export', form: form.handle, target: null, detail: { format: query.format, filter: query.filter }, ip: request.ip });
-    const stream = exportStream(services, form, query);
+    // Audited (issue #15): an export is a read that takes data away.
+    const { stream, filename } = await startExport(services, key, request.params.handle, query, { ip: request.ip });
     // Once the first bytes are out the status is sent; a later failure can only cut the body short.
     stream.once('error', (error) => request.log.error({ err: error }, 'export failed while streaming'));
-    const day = services.now().toISOString().slice(0, 10);
     return reply
       .header('Content-Type', EXPORT_CONTENT_TYPES[query.format])
-      .header('Content-Disposition', attachmentDisposition(`${form.handle}-${day}.${query.format}`))
+      .header('Content-Disposition', attachmentDisposition(filename))
       .header('X-Content-Type-Options', 'nosniff')
       .send(stream);
   });

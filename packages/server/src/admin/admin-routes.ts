@@ -1,22 +1,14 @@
-/** The admin REST API under /svc/api/admin/ (issue #5): thin handlers over admin-service.ts. */
+/** The admin REST API under /svc/api/admin/ (issue #5): thin handlers over admin-service.ts (reads) and admin-writes.ts (audited writes). */
 import type { FastifyInstance } from 'fastify';
 import { SvcError } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { assertCanWrite, createAdminKeys } from './admin-keys.js';
 import { parseListQuery } from './admin-query.js';
-import {
-  deleteSubmission,
-  getSubmission,
-  listDeadDeliveries,
-  listForms,
-  listSubmissions,
-  parseChange,
-  resendDelivery,
-  updateSubmission,
-} from './admin-service.js';
+import { getSubmission, listDeadDeliveries, listForms, listSubmissions } from './admin-service.js';
+import { deleteSubmission, parseChange, resendDelivery, updateSubmission } from './admin-writes.js';
 import { baseUrl, createAdminGuard, createAdminServices, sendData } from './admin-http.js';
 import { adminExportRoutes } from './admin-export-routes.js';
-import { appendAudit, listAudit, type AuditInput } from './audit-log.js';
+import { listAudit } from './audit-log.js';
 
 type Handle = { Params: { handle: string } };
 type Id = { Params: { id: string } };
@@ -26,9 +18,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const services = createAdminServices(ctx);
   const onRequest = createAdminGuard(ctx.config.headless.enabled);
   const auth = (headers: { authorization?: string | undefined }) => keys.authenticate(headers.authorization);
-  // issue #15: appended once the write has been made; a write that failed leaves no entry.
-  const audit = (input: AuditInput) => appendAudit(services.db, input, services.now());
-  const formOf = (formId: number) => services.forms.list().find((f) => f.id === formId)?.handle ?? null;
+  // issue #15: the services write each audit entry in the transaction of the change it records.
+  const by = (request: { ip: string }) => ({ ip: request.ip });
 
   app.get('/svc/api/admin/forms', { onRequest }, async (request, reply) => {
     const key = auth(request.headers);
@@ -51,25 +42,21 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const key = auth(request.headers);
     assertCanWrite(key);
     const change = parseChange(request.body, services.statuses);
-    const result = await updateSubmission(services, key, request.params.id, change);
-    await audit({ key, action: 'submission.update', form: formOf(result.formId), target: `submission:${result.id}`, detail: { from: result.before, to: change }, ip: request.ip });
-    // Not spam after all: it gets the deliveries a clean submission would have had, now.
-    if (result.markedNotSpam) await ctx.deliveries.onMarkedNotSpam(result.id);
+    // Not spam after all: the service queues the deliveries a clean submission would have had.
+    const result = await updateSubmission(services, key, request.params.id, change, by(request));
     return sendData(reply, await getSubmission(services, key, String(result.id), baseUrl(ctx, request)));
   });
 
   app.delete<Id>('/svc/api/admin/submissions/:id', { onRequest }, async (request, reply) => {
     const key = auth(request.headers);
     assertCanWrite(key);
-    const deleted = await deleteSubmission(services, key, request.params.id);
-    await audit({ key, action: 'submission.delete', form: formOf(deleted.formId), target: `submission:${deleted.id}`, detail: { files: deleted.files }, ip: request.ip });
+    const deleted = await deleteSubmission(services, key, request.params.id, by(request));
     return sendData(reply, { id: deleted.id, files: deleted.files, deleted: true });
   });
 
   app.post<Id>('/svc/api/admin/deliveries/:id/resend', { onRequest }, async (request, reply) => {
     const key = auth(request.headers);
-    const resent = await resendDelivery(services, key, request.params.id);
-    await audit({ key, action: 'delivery.resend', form: formOf(resent.formId), target: `delivery:${resent.id}`, ip: request.ip });
+    const resent = await resendDelivery(services, key, request.params.id, by(request));
     return sendData(reply, { id: resent.id, queued: true });
   });
 
@@ -89,5 +76,5 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return sendData(reply, page.items, { limit, nextCursor: page.nextCursor });
   });
 
-  await adminExportRoutes(app, { keys, services, onRequest, audit });
+  await adminExportRoutes(app, { keys, services, onRequest });
 }

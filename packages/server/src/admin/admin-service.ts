@@ -1,6 +1,7 @@
 /**
- * What the admin API does, without HTTP (DESIGN.md principle 2): list forms with counts, page
- * through submissions, read, update and delete one. The REST routes and the CLI call these.
+ * What the admin API reads, without HTTP (DESIGN.md principle 2): list forms with counts, page
+ * through submissions, read one; the writes are in admin-writes.ts. The REST routes, the console
+ * and the CLI call these.
  * Access: a form the key may not read is FORM_NOT_FOUND, a submission of one SUBMISSION_NOT_FOUND.
  */
 import { listDead } from '../notifications/outbox-repository.js';
@@ -12,10 +13,9 @@ import type { FormRegistry } from '../forms/form-registry.js';
 import type { UploadService } from '../files/upload-service.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
 import { countMatching, searchSubmissions, decodeCursor, encodeCursor, type SubmissionRecord } from '../submissions/submission-search.js';
-import { activityByForm, countByForm, countFiles, findWithFormHandle, updateSubmissionState, type FormCounts } from '../submissions/submission-admin-repository.js';
-import { deleteSubmissions } from '../submissions/submission-deletion.js';
+import { activityByForm, countByForm, countFiles, findWithFormHandle, type FormCounts } from '../submissions/submission-admin-repository.js';
 import type { ListQuery } from './admin-query.js';
-import { assertCanWrite, type AdminKey } from './admin-keys.js';
+import type { AdminKey } from './admin-keys.js';
 import type { DownloadLinks } from './download-links.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { DeliveryRecord } from '../notifications/delivery-model.js';
@@ -166,7 +166,8 @@ function parseId(raw: string): number {
   return id;
 }
 
-async function readableSubmission(services: AdminServices, key: AdminKey, rawId: string) {
+/** A submission of a form the key may read, with its form's handle; else SUBMISSION_NOT_FOUND. */
+export async function readableSubmission(services: AdminServices, key: AdminKey, rawId: string) {
   const found = await findWithFormHandle(services.db, parseId(rawId));
   if (!found || !key.canRead(found.formHandle)) throw new SvcError('SUBMISSION_NOT_FOUND');
   return found;
@@ -202,56 +203,3 @@ export async function getSubmission(services: AdminServices, key: AdminKey, rawI
     payment: (await paymentRecords(services.db, [submission.id])).get(submission.id) ?? null,
   };
 }
-
-/** Queues a delivery again (write scope); a delivery of a form the key cannot see is not found. */
-export async function resendDelivery(services: AdminServices, key: AdminKey, rawId: string): Promise<{ id: number; formId: number }> {
-  assertCanWrite(key);
-  const id = /^[1-9]\d{0,14}$/.test(rawId) ? Number(rawId) : NaN;
-  const row = Number.isSafeInteger(id)
-    ? await services.db.selectFrom('svc_deliveries').select(['id', 'form_id']).where('id', '=', id).executeTakeFirst()
-    : undefined;
-  const form = row && services.forms.list().find((f) => f.id === row.form_id);
-  if (!row || !form || !key.canRead(form.handle) || !(await services.deliveries.resend(id))) throw new SvcError('DELIVERY_NOT_FOUND');
-  return { id, formId: form.id };
-}
-
-export interface SubmissionChange {
-  readonly status?: string;
-  readonly isSpam?: boolean;
-}
-
-/** Parses a PATCH body: `status` (a configured handle) and/or `isSpam`, nothing else. */
-export function parseChange(body: unknown, statuses: readonly string[]): SubmissionChange {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SvcError('PAYLOAD_INVALID', 'The body must be a JSON object.');
-  const { status, isSpam, ...rest } = body as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) throw new SvcError('PAYLOAD_INVALID', `Unknown key(s): ${Object.keys(rest).map((k) => k.slice(0, 40)).join(', ')}.`);
-  if (status === undefined && isSpam === undefined) throw new SvcError('PAYLOAD_INVALID', 'Send status and/or isSpam.');
-  if (status !== undefined && (typeof status !== 'string' || !statuses.includes(status))) {
-    throw new SvcError('PAYLOAD_INVALID', `"status" must be one of ${statuses.join(', ')}.`);
-  }
-  if (isSpam !== undefined && typeof isSpam !== 'boolean') throw new SvcError('PAYLOAD_INVALID', '"isSpam" must be true or false.');
-  return { ...(status !== undefined ? { status } : {}), ...(isSpam !== undefined ? { isSpam } : {}) };
-}
-
-/** Applies a change; says whether it took the submission out of spam (which should deliver it). */
-export async function updateSubmission(
-  services: AdminServices,
-  key: AdminKey,
-  rawId: string,
-  change: SubmissionChange,
-): Promise<{ id: number; formId: number; before: SubmissionChange; markedNotSpam: boolean }> {
-  const { submission } = await readableSubmission(services, key, rawId);
-  assertCanWrite(key);
-  await updateSubmissionState(services.db, submission.id, change, services.now().toISOString());
-  const before = { ...(change.status !== undefined ? { status: submission.status } : {}), ...(change.isSpam !== undefined ? { isSpam: submission.isSpam } : {}) };
-  return { id: submission.id, formId: submission.formId, before, markedNotSpam: submission.isSpam && change.isSpam === false };
-}
-
-export async function deleteSubmission(services: AdminServices, key: AdminKey, rawId: string): Promise<{ id: number; formId: number; files: number }> {
-  const { submission } = await readableSubmission(services, key, rawId);
-  assertCanWrite(key);
-  const files = await services.uploads.listForSubmissions([submission.id]);
-  await deleteSubmissions(services, [submission.id]);
-  return { id: submission.id, formId: submission.formId, files: files.length };
-}
-

@@ -31,6 +31,14 @@ export interface AuditInput {
   readonly ip: string | null;
 }
 
+/** Who writes and from where, as a transport knows it; the service adds the key and what changed. */
+export interface AuditBy {
+  /** `user:<name>` for a console user; omitted, the key's own name is recorded. */
+  readonly actor?: string;
+  readonly ip: string | null;
+}
+
+/** Appends one entry; given a transaction, the entry commits or rolls back with the change it records. */
 export async function appendAudit(db: Kysely<Database>, input: AuditInput, at: Date): Promise<void> {
   await db
     .insertInto('svc_audit_log')

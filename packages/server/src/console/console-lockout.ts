@@ -2,46 +2,42 @@
  * Guessing passwords (issue #15): every failed sign-in is counted per account and per client
  * address over a window; each failure slows the next answer, and past a limit the account or
  * address is refused until the window has passed. A success clears the account's count.
+ * The counts live in the rate limiter's store, so with `redis.url` every instance sees the same
+ * ones (a guesser cannot multiply the budget by the number of instances); in process otherwise.
+ * A store that cannot answer throws, and the sign-in is refused (fail closed).
  */
+import type { RateLimitStore } from '../security/rate-limit-store.js';
+
 export interface Lockout {
   /** How long to hold the answer, or null when the sign-in is refused outright. */
-  check(account: string, ip: string, now: number): number | null;
-  failed(account: string, ip: string, now: number): void;
-  succeeded(account: string): void;
+  check(account: string, ip: string): Promise<number | null>;
+  failed(account: string, ip: string): Promise<void>;
+  succeeded(account: string): Promise<void>;
 }
 
-const WINDOW_MS = 15 * 60_000;
+export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 const REFUSE_AFTER = 10;
 const STEP_MS = 200;
 const MAX_DELAY_MS = 2_000;
-const MAX_TRACKED = 10_000;
 
-export function createLockout(): Lockout {
-  const failures = new Map<string, { count: number; since: number }>();
-  const countOf = (id: string, now: number) => {
-    const entry = failures.get(id);
-    if (!entry || now - entry.since > WINDOW_MS) return 0;
-    return entry.count;
-  };
-  const bump = (id: string, now: number) => {
-    const entry = failures.get(id);
-    if (!entry || now - entry.since > WINDOW_MS) failures.set(id, { count: 1, since: now });
-    else entry.count += 1;
-    // A flood of made-up accounts must not grow this without bound: the oldest go first.
-    if (failures.size > MAX_TRACKED) failures.delete(failures.keys().next().value as string);
-  };
+// Apart from the rate limits' `<group>:<ip>` keys in the same store.
+const accountKey = (account: string) => `console-lockout:a:${account}`;
+const ipKey = (ip: string) => `console-lockout:i:${ip}`;
+
+export function createLockout(store: RateLimitStore): Lockout {
   return {
-    check(account, ip, now) {
-      const worst = Math.max(countOf(`a:${account}`, now), countOf(`i:${ip}`, now));
+    async check(account, ip) {
+      const [byAccount, byIp] = await Promise.all([store.peek(accountKey(account)), store.peek(ipKey(ip))]);
+      const worst = Math.max(byAccount, byIp);
       if (worst >= REFUSE_AFTER) return null;
       return Math.min(MAX_DELAY_MS, worst * STEP_MS);
     },
-    failed(account, ip, now) {
-      bump(`a:${account}`, now);
-      bump(`i:${ip}`, now);
+    async failed(account, ip) {
+      // The window starts at the first failure and is not moved on by later ones (a fixed window).
+      await Promise.all([store.hit(accountKey(account), LOCKOUT_WINDOW_MS), store.hit(ipKey(ip), LOCKOUT_WINDOW_MS)]);
     },
-    succeeded(account) {
-      failures.delete(`a:${account}`);
+    async succeeded(account) {
+      await store.reset(accountKey(account));
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The console's pages (issue #15), drawn on the server: plain HTML with one stylesheet and no
- * script, so the Content-Security-Policy allows nothing inline. Every value goes through
+ * The console's pages (issue #15), drawn on the server: plain HTML with one stylesheet, and a
+ * script file only where it adds something (export progress), so the Content-Security-Policy
+ * allows nothing inline and every page works without script. Every value goes through
  * escapeHtml; form names and anything submitted are text, never markup.
  */
 import { escapeHtml } from '../http/html-page.js';
@@ -17,14 +18,15 @@ button{font:inherit;padding:.4rem .9rem;margin-top:1rem}.error{color:#b42318}.mu
 svg .day{fill:#2f6feb}svg .spam{fill:#d1242f}
 .filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.25rem 1rem;align-items:end;margin-bottom:1rem}
 .filters fieldset{grid-column:1/-1}label.choice{display:inline-block;font-weight:normal;margin-right:1rem}label.choice input{width:auto}
-select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.value{unicode-bidi:isolate}`;
+select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.value{unicode-bidi:isolate}
+.export{margin:.5rem 0}.export label{display:inline;margin-right:.5rem}.export progress{width:16rem;vertical-align:middle}.export button{margin:0 0 0 .5rem}`;
 
-/** A console page: the bar (with sign-out when signed in), one stylesheet, no script. */
-export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string } | null): string {
+/** A console page: the bar (with sign-out when signed in), one stylesheet, a script file when named. */
+export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string } | null, script?: string): string {
   const bar = signedInAs
     ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
     : '<header><strong>svc console</strong></header>';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css"></head><body>${bar}<main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css">${script ? `<script src="${CONSOLE_BASE}/${script}" defer></script>` : ''}</head><body>${bar}<main>${body}</main></body></html>`;
 }
 
 /**

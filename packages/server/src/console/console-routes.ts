@@ -9,17 +9,17 @@ import type { AppContext } from '../http/app-context.js';
 import { readCookie } from '../http/cookie-reader.js';
 import { createAdminKeys, type AdminKey } from '../admin/admin-keys.js';
 import { createAdminServices } from '../admin/admin-http.js';
-import {
-  countSubmissions, deleteSubmission, formActivity, getSubmission, listDeadDeliveries, listForms, listSubmissions, parseChange, readableForm, resendDelivery, updateSubmission,
-} from '../admin/admin-service.js';
+import { countSubmissions, formActivity, getSubmission, listDeadDeliveries, listForms, listSubmissions } from '../admin/admin-service.js';
+import { deleteSubmission, parseChange, recordSignIn, resendDelivery, startExport, updateSubmission } from '../admin/admin-writes.js';
 import { parseExportQuery } from '../admin/admin-query.js';
 import { attachmentDisposition } from '../admin/download-links.js';
 import { listAudit } from '../admin/audit-log.js';
-import { EXPORT_CONTENT_TYPES, exportStream } from '../exports/export-stream.js';
+import { EXPORT_CONTENT_TYPES } from '../exports/export-stream.js';
+import type { RateLimitStore } from '../security/rate-limit-store.js';
 import { renderAudit, renderDeadLetters } from './console-log-pages.js';
 import { baseUrl } from '../admin/admin-http.js';
 import { parseListQuery } from '../admin/admin-query.js';
-import { appendAudit } from '../admin/audit-log.js';
+import { CONSOLE_EXPORT_JS } from './console-export-script.js';
 import { escapeHtml } from '../http/html-page.js';
 import { consolePage } from './console-pages.js';
 import { renderSubmission, renderSubmissions } from './console-submission-pages.js';
@@ -31,7 +31,8 @@ import { createConsoleSessions, credentialFingerprint, type ConsoleSession } fro
 
 const SESSION_COOKIE = 'svc_console';
 const PRE_COOKIE = 'svc_console_pre';
-const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+// Scripts only as files from here (the export progress); fetch only to here.
+const CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const WRONG = 'The username and password (or the API key) did not match.';
 
 type Entries = Readonly<Record<string, string>>;
@@ -50,28 +51,30 @@ function cookie(name: string, value: string, secure: boolean, maxAgeSeconds: num
   return `${name}=${value}; Path=${CONSOLE_BASE}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}${age}`;
 }
 
-export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secret: string): Promise<void> {
+export interface ConsoleDeps {
+  readonly secret: string;
+  /** The rate limiter's store (Redis when configured): the sign-in lockout counts there. */
+  readonly counters: RateLimitStore;
+}
+
+export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps: ConsoleDeps): Promise<void> {
   const { config } = ctx;
+  const { secret } = deps;
   const keys = createAdminKeys(config);
   const services = createAdminServices(ctx);
   const sessions = createConsoleSessions(secret, { idleMs: config.console.sessionIdleMinutes * 60_000, maxMs: config.console.sessionMaxHours * 3_600_000 });
-  const lockout = createLockout();
+  const lockout = createLockout(deps.counters);
   const preKey = deriveKey(secret, 'console-pre-session');
   const now = () => ctx.submit.now().getTime();
   const secure = (request: FastifyRequest) => request.protocol === 'https' || (config.server.publicUrl ?? '').startsWith('https:');
 
-  /** The principal a session stands for now: its user or key must still exist with the same credential. */
+  /**
+   * The principal a session stands for now: its user or key must still exist with the same
+   * credential. Scopes come from admin-keys.ts, the same rule the API's keys are judged by.
+   */
   const principalOf = (session: ConsoleSession): AdminKey | null => {
-    if (session.kind === 'user') {
-      const user = config.admin.users.find((u) => u.username === session.name);
-      if (!user || credentialFingerprint(user.passwordHash) !== session.credential) return null;
-      const all = user.forms.includes('*');
-      return { name: user.username, canRead: (handle) => all || user.forms.includes(handle), canWrite: user.scopes.includes('write'), allForms: all };
-    }
-    const key = config.admin.keys.find((k) => k.name === session.name);
-    if (!key || credentialFingerprint(key.sha256) !== session.credential) return null;
-    const all = key.forms.includes('*');
-    return { name: key.name, canRead: (handle) => all || key.forms.includes(handle), canWrite: key.scopes.includes('write'), allForms: all };
+    const account = keys.account(session.kind, session.name);
+    return account && credentialFingerprint(account.credential) === session.credential ? account.principal : null;
   };
 
   /** The signed-in principal, with the session's idle clock moved on; null when there is none. */
@@ -84,8 +87,6 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
     return { session: renewed, principal };
   };
 
-  const formHandleOf = (formId: number) => services.forms.list().find((f) => f.id === formId)?.handle ?? null;
-
   const notFound = (reply: FastifyReply, message: string, name: string, csrf: string) =>
     pageHeaders(reply.code(404)).send(consolePage('Not found · svc console', `<h1>Not found</h1><p>${escapeHtml(message)}</p><p><a href="${CONSOLE_BASE}/">All forms</a></p>`, { name, csrf }));
 
@@ -97,8 +98,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
     const token = ((request.body ?? {}) as Entries)['csrf'];
     if (typeof token !== 'string' || !safeEqual(token, sessions.csrf(current.session))) throw new SvcError('CSRF_INVALID');
     if (!current.principal.canWrite) throw new SvcError('ADMIN_FORBIDDEN', 'You may only read.');
-    const actor = current.session.kind === 'user' ? `user:${current.session.name}` : `key:${current.session.name}`;
-    return { principal: current.principal, actor };
+    return { principal: current.principal, by: { actor: `${current.session.kind}:${current.session.name}`, ip: request.ip } };
   };
 
   /** A browser's POST comes from this console's own pages: SameSite=Strict cookies, and the Origin if sent. */
@@ -120,6 +120,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
     });
 
     scope.get(`${CONSOLE_BASE}/console.css`, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=300').type('text/css; charset=utf-8').send(CONSOLE_CSS));
+    scope.get(`${CONSOLE_BASE}/console-export.js`, async (_request, reply) => reply.header('Cache-Control', 'public, max-age=300').header('X-Content-Type-Options', 'nosniff').type('text/javascript; charset=utf-8').send(CONSOLE_EXPORT_JS));
     scope.get(CONSOLE_BASE, async (_request, reply) => reply.redirect(`${CONSOLE_BASE}/`, 303));
 
     scope.get(`${CONSOLE_BASE}/`, async (request, reply) => {
@@ -180,17 +181,13 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
       const current = signedIn(request, reply);
       if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
       const { principal, session } = current;
-      const form = readableForm(services, principal, request.params.handle);
       const raw = Object.fromEntries(Object.entries(request.query ?? {}).filter(([name, value]) => ['format', 'bom', 'status', 'spam', 'from', 'to', 'q', 'order'].includes(name) && value !== ''));
       const query = parseExportQuery({ spam: 'false', ...raw }, services.statuses);
-      const actor = session.kind === 'user' ? `user:${session.name}` : `key:${session.name}`;
-      await appendAudit(services.db, { key: principal, actor, action: 'export', form: form.handle, target: null, detail: { format: query.format, filter: query.filter }, ip: request.ip }, services.now());
-      const stream = exportStream(services, form, query);
+      const { stream, filename } = await startExport(services, principal, request.params.handle, query, { actor: `${session.kind}:${session.name}`, ip: request.ip });
       stream.once('error', (error) => request.log.error({ err: error }, 'console export failed while streaming'));
-      const day = services.now().toISOString().slice(0, 10);
       return reply
         .header('Content-Type', EXPORT_CONTENT_TYPES[query.format])
-        .header('Content-Disposition', attachmentDisposition(`${form.handle}-${day}.${query.format}`))
+        .header('Content-Disposition', attachmentDisposition(filename))
         .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', 'no-store')
         .send(stream);
@@ -204,9 +201,8 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
     });
 
     scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/deliveries/:id/resend`, async (request, reply) => {
-      const { principal, actor } = writer(request, reply);
-      const resent = await resendDelivery(services, principal, request.params.id);
-      await appendAudit(services.db, { key: principal, actor, action: 'delivery.resend', form: formHandleOf(resent.formId), target: `delivery:${resent.id}`, ip: request.ip }, services.now());
+      const { principal, by } = writer(request, reply);
+      await resendDelivery(services, principal, request.params.id, by);
       // Back to the submission it was resent from, when that is where the button was; never elsewhere.
       const back = ((request.body ?? {}) as Entries)['back'];
       return reply.redirect(typeof back === 'string' && /^\/svc\/console\/submissions\/\d{1,15}$/.test(back) ? back : `${CONSOLE_BASE}/deliveries`, 303);
@@ -223,22 +219,18 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
     });
 
     scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/submissions/:id`, async (request, reply) => {
-      const { principal, actor } = writer(request, reply);
+      const { principal, by } = writer(request, reply);
       const body = (request.body ?? {}) as Entries;
       const change = parseChange({ status: body['status'], isSpam: body['isSpam'] === 'true' }, services.statuses);
-      const result = await updateSubmission(services, principal, request.params.id, change);
-      await appendAudit(services.db, { key: principal, actor, action: 'submission.update', form: formHandleOf(result.formId), target: `submission:${result.id}`, detail: { from: result.before, to: change }, ip: request.ip }, services.now());
-      if (result.markedNotSpam) await ctx.deliveries.onMarkedNotSpam(result.id);
+      const result = await updateSubmission(services, principal, request.params.id, change, by);
       return reply.redirect(`${CONSOLE_BASE}/submissions/${result.id}`, 303);
     });
 
     scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/submissions/:id/delete`, async (request, reply) => {
-      const { principal, actor } = writer(request, reply);
+      const { principal, by } = writer(request, reply);
       if (((request.body ?? {}) as Entries)['confirm'] !== 'yes') throw new SvcError('PAYLOAD_INVALID', 'Tick the box to confirm the delete.');
-      const deleted = await deleteSubmission(services, principal, request.params.id);
-      const handle = formHandleOf(deleted.formId);
-      await appendAudit(services.db, { key: principal, actor, action: 'submission.delete', form: handle, target: `submission:${deleted.id}`, detail: { files: deleted.files }, ip: request.ip }, services.now());
-      return reply.redirect(handle ? `${CONSOLE_BASE}/forms/${encodeURIComponent(handle)}` : `${CONSOLE_BASE}/`, 303);
+      const deleted = await deleteSubmission(services, principal, request.params.id, by);
+      return reply.redirect(`${CONSOLE_BASE}/forms/${encodeURIComponent(deleted.formHandle)}`, 303);
     });
 
     scope.post<{ Body: Entries }>(`${CONSOLE_BASE}/sign-in`, async (request, reply) => {
@@ -249,32 +241,35 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, secre
       const username = typeof body['username'] === 'string' ? body['username'].slice(0, 64) : '';
       const apiKey = typeof body['apiKey'] === 'string' ? body['apiKey'] : '';
       const account = apiKey ? 'api-key' : `user:${username}`;
-      const delay = lockout.check(account, request.ip, now());
+      const delay = await lockout.check(account, request.ip).catch((error: unknown) => {
+        request.log.error({ err: error }, 'sign-in lockout store unavailable');
+        // Fail closed, as the rate limits do: an outage must not lift the lockout.
+        throw new SvcError('SERVICE_UNAVAILABLE', 'Sign-in cannot be checked right now; please retry shortly.', { headers: { 'Retry-After': '5' } });
+      });
       if (delay === null) return signInPage(request, reply.header('Retry-After', '900'), 429, 'Too many failed sign-ins; try again in 15 minutes.', username);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       let session: ConsoleSession | null = null;
       if (apiKey) {
         try {
-          const key = keys.authenticate(`Bearer ${apiKey}`);
-          const configured = config.admin.keys.find((k) => k.name === key.name);
-          if (configured) session = { kind: 'key', name: key.name, credential: credentialFingerprint(configured.sha256), issuedAt: now(), seenAt: now() };
+          const account = keys.account('key', keys.authenticate(`Bearer ${apiKey}`).name);
+          if (account) session = { kind: 'key', name: account.principal.name, credential: credentialFingerprint(account.credential), issuedAt: now(), seenAt: now() };
         } catch {
           session = null;
         }
       } else {
-        const user = config.admin.users.find((u) => u.username === username);
+        const user = keys.account('user', username);
         // A missing user costs the same scrypt as a wrong password: timing says nothing of who exists.
-        const ok = await verifyPassword(typeof body['password'] === 'string' ? body['password'] : '', user?.passwordHash ?? DUMMY_HASH);
-        if (user && ok) session = { kind: 'user', name: user.username, credential: credentialFingerprint(user.passwordHash), issuedAt: now(), seenAt: now() };
+        const ok = await verifyPassword(typeof body['password'] === 'string' ? body['password'] : '', user?.credential ?? DUMMY_HASH);
+        if (user && ok) session = { kind: 'user', name: user.principal.name, credential: credentialFingerprint(user.credential), issuedAt: now(), seenAt: now() };
       }
       if (!session) {
-        lockout.failed(account, request.ip, now());
+        await lockout.failed(account, request.ip);
         request.log.info({ account: apiKey ? 'api-key' : username }, 'console sign-in failed');
         return signInPage(request, reply, 401, WRONG, username);
       }
-      lockout.succeeded(account);
+      await lockout.succeeded(account);
       const principal = principalOf(session);
-      if (principal) await appendAudit(services.db, { key: principal, actor: `${session.kind}:${session.name}`, action: 'sign-in', form: null, target: 'console', ip: request.ip }, services.now());
+      if (principal) await recordSignIn(services, principal, { actor: `${session.kind}:${session.name}`, ip: request.ip });
       reply.header('Set-Cookie', [cookie(SESSION_COOKIE, sessions.seal(session), secure(request), null), cookie(PRE_COOKIE, '', secure(request), 0)]);
       return reply.redirect(`${CONSOLE_BASE}/`, 303);
     });

@@ -2,7 +2,8 @@
  * The console's submission pages (issue #15): a form's submissions as a table with the columns
  * the owner picks, filters, search, keyset paging and a count; and one submission with every value
  * drawn by its field type, as text (choices by label, files as signed download links, tables as
- * tables, a signature as an image), its status and spam controls and delete. No script.
+ * tables, a signature as an image), its status and spam controls and delete. The only script is
+ * the export progress (console-export-script.ts); without it the export links are plain downloads.
  */
 import type { Field, Form } from '@svc/core';
 import { escapeHtml } from '../http/html-page.js';
@@ -88,9 +89,11 @@ export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string
   const kept = { ...query, columns: '' };
   const next = view.nextCursor ? `<p><a href="${escapeHtml(link(base, { ...kept, cursor: view.nextCursor }))}${view.columns.map((c) => `&amp;columns=${encodeURIComponent(c.handle as string)}`).join('')}">Next page</a></p>` : '';
   const body = `<p><a href="${CONSOLE_BASE}/">All forms</a></p><h1>${escapeHtml(form.name)}</h1>${filters}
-<p>${view.count} matching submission(s) · Export them: <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'csv', bom: 'true' }))}" download>CSV (Excel)</a> · <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'jsonl' }))}" download>JSON Lines</a></p>
+<p>${view.count} matching submission(s) · Export them: <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'csv', bom: 'true' }))}" download data-export data-count="${view.count}">CSV (Excel)</a> · <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'jsonl' }))}" download data-export data-count="${view.count}">JSON Lines</a></p>
+<div id="export-progress" class="export" hidden><label for="export-bar">Export progress</label><progress id="export-bar" max="1" value="0"></progress> <span id="export-figures"></span><button type="button" id="export-cancel" hidden>Cancel export</button></div>
+<p id="export-status" role="status"></p>
 <table><thead>${head}</thead><tbody>${rows || `<tr><td colspan="${4 + view.columns.length}">None.</td></tr>`}</tbody></table>${next}`;
-  return consolePage(`${form.name} · svc console`, body, viewer);
+  return consolePage(`${form.name} · svc console`, body, viewer, 'console-export.js');
 }
 
 export function renderSubmission(detail: SubmissionDetail, form: Form, statuses: readonly string[], viewer: Viewer): string {

@@ -51,6 +51,11 @@ export interface DeliveryService {
   resend(deliveryId: number): Promise<boolean>;
   /** A submission marked not spam: queue what it would have delivered, unless it already has jobs. */
   onMarkedNotSpam(submissionId: number): Promise<number>;
+  /**
+   * The same in the caller's transaction (the owner's change and its audit row commit with the
+   * jobs, issue #15); the caller pokes after commit when this returns more than 0.
+   */
+  queueHeldBack(trx: Db, submissionId: number): Promise<number>;
   readonly worker: DeliveryWorker;
 }
 
@@ -83,6 +88,17 @@ export function createDeliveryService(deps: {
       deps.now().toISOString(),
     );
   };
+  const queueHeldBack = async (trx: Db, submissionId: number) => {
+    const row = await trx.selectFrom('svc_submissions').selectAll().where('id', '=', submissionId).executeTakeFirst();
+    const form = row && deps.forms.list().find((f) => f.id === row.form_id);
+    if (!row || !form) return 0;
+    const existing = await trx.selectFrom('svc_deliveries').select('id').where('submission_id', '=', submissionId).executeTakeFirst();
+    if (existing) return 0;
+    const values = JSON.parse(row.values) as Values;
+    const targets = plan(form, values);
+    await enqueue(trx, form, { id: row.id, uid: row.uid, title: row.title, status: row.status, createdAt: row.created_at, values }, targets);
+    return targets.length;
+  };
   return {
     plan,
     enqueue,
@@ -94,21 +110,11 @@ export function createDeliveryService(deps: {
       return done;
     },
     async onMarkedNotSpam(submissionId) {
-      const row = await db.selectFrom('svc_submissions').selectAll().where('id', '=', submissionId).executeTakeFirst();
-      if (!row) return 0;
-      const form = deps.forms.list().find((f) => f.id === row.form_id);
-      if (!form) return 0;
-      const count = await db.transaction().execute(async (trx) => {
-        const existing = await trx.selectFrom('svc_deliveries').select('id').where('submission_id', '=', submissionId).executeTakeFirst();
-        if (existing) return 0;
-        const values = JSON.parse(row.values) as Values;
-        const targets = plan(form, values);
-        await enqueue(trx, form, { id: row.id, uid: row.uid, title: row.title, status: row.status, createdAt: row.created_at, values }, targets);
-        return targets.length;
-      });
+      const count = await db.transaction().execute((trx) => queueHeldBack(trx, submissionId));
       if (count > 0) deps.worker.poke();
       return count;
     },
+    queueHeldBack,
     worker: deps.worker,
   };
 }

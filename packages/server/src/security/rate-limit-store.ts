@@ -1,7 +1,7 @@
 /**
- * Fixed-window request counters for API rate limits (issue #4): in process by default, in Redis
- * when `redis.url` is set so several instances share one budget. A store that cannot answer
- * throws; the caller fails closed.
+ * Fixed-window counters for API rate limits (issue #4) and the console's sign-in lockout (issue
+ * #15): in process by default, in Redis when `redis.url` is set so several instances share one
+ * budget. A store that cannot answer throws; the caller fails closed.
  */
 import { Redis } from 'ioredis';
 
@@ -13,6 +13,10 @@ export interface WindowCount {
 
 export interface RateLimitStore {
   hit(key: string, windowMs: number): Promise<WindowCount>;
+  /** The count of `key`'s current window without adding to it; 0 when it has none. */
+  peek(key: string): Promise<number>;
+  /** Ends `key`'s window now (a successful sign-in clears its account's failures). */
+  reset(key: string): Promise<void>;
   /** Resolves once the store can answer, or after a short wait (then hits fail: closed). */
   ready(): Promise<boolean>;
   /** Whether the store can answer now, without waiting (readiness, issue #16). */
@@ -35,6 +39,13 @@ export function createMemoryStore(now: () => number): RateLimitStore {
       }
       window.count += 1;
       return { count: window.count, resetMs: window.resetAt - time };
+    },
+    async peek(key) {
+      const window = windows.get(key);
+      return window && window.resetAt > now() ? window.count : 0;
+    },
+    async reset(key) {
+      windows.delete(key);
     },
     async ready() {
       return true;
@@ -59,6 +70,13 @@ export function createRedisStore(url: string, keyPrefix: string): RateLimitStore
       const count = Number(results[1]?.[1]);
       const ttl = Number(results[2]?.[1]);
       return { count, resetMs: ttl > 0 ? ttl : windowMs };
+    },
+    async peek(key) {
+      const value = await client.get(`${keyPrefix}${key}`);
+      return value === null ? 0 : Number(value);
+    },
+    async reset(key) {
+      await client.del(`${keyPrefix}${key}`);
     },
     healthy: () => client.status === 'ready',
     ready() {

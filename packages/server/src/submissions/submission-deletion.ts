@@ -4,7 +4,7 @@
  * If the file store fails, the released files are past their hold and the purge removes them
  * later; deleting files first could lose them for a submission whose row then failed to go.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { UploadService } from '../files/upload-service.js';
 import { deleteForSubmissions as deleteDeliveries } from '../notifications/outbox-repository.js';
@@ -14,14 +14,22 @@ export interface DeletionServices {
   readonly uploads: UploadService;
 }
 
-/** Deletes the submissions `ids` and their files; returns how many rows went. */
-export async function deleteSubmissions(services: DeletionServices, ids: readonly number[]): Promise<number> {
+/**
+ * Deletes the submissions `ids` and their files; returns how many rows went. `within` runs in the
+ * rows' transaction after they went (an owner's delete writes its audit row there, issue #15).
+ */
+export async function deleteSubmissions(
+  services: DeletionServices,
+  ids: readonly number[],
+  within?: (trx: Transaction<Database>) => Promise<void>,
+): Promise<number> {
   if (ids.length === 0) return 0;
   // The delivery jobs go with the row, in one transaction: a pending job must never send the
   // data of a submission that was deleted.
   const deleted = await services.db.transaction().execute(async (trx) => {
     await deleteDeliveries(trx, ids);
     const result = await trx.deleteFrom('svc_submissions').where('id', 'in', ids).executeTakeFirst();
+    await within?.(trx);
     return Number(result.numDeletedRows);
   });
   await services.uploads.deleteForSubmissions(ids);
