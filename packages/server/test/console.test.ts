@@ -170,6 +170,24 @@ describe('console submissions', () => {
     expect((await get('/svc/console/forms/kitchen-sink', kim)).statusCode).toBe(404);
   });
 
+  it('offers export progress from a script file only: no inline script, the count on the links, plain downloads without it', async () => {
+    const list = await get('/svc/console/forms/contact', kim);
+    const csp = String(list.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const scripts = [...list.body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.map((m) => [m[1], m[2]])).toEqual([[' src="/svc/console/console-export.js" defer', '']]);
+    expect(list.body).toMatch(/<a href="[^"]*\/export\?[^"]*format=csv[^"]*" download data-export data-count="1">/);
+    expect(list.body).toMatch(/<progress id="export-bar"/);
+    const script = await svc.app.inject({ method: 'GET', url: '/svc/console/console-export.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body).toContain('getReader()');
+    // It parses as a script (the browser suite runs it on 100,000 rows).
+    expect(() => new Function(script.body)).not.toThrow();
+  });
+
   it('shows one submission by field; a reader gets no write controls and the server refuses its writes anyway', async () => {
     const page = await get(`/svc/console/submissions/${id}`, kim);
     expect(page.statusCode).toBe(200);

@@ -295,7 +295,7 @@ export const ConfigSchema = Type.Object(
       {
         url: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
           default: null,
-          description: 'redis://host:port; shares rate limits between instances. An outage answers 503, never lifts the limits.',
+          description: 'redis://host:port; shares rate limits and the console sign-in lockout between instances. An outage answers 503, never lifts the limits.',
         }),
         keyPrefix: Type.String({ default: 'svc:', description: 'Prefix of every key svc writes in Redis.' }),
       },
