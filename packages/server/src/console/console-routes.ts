@@ -241,11 +241,12 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
       const username = typeof body['username'] === 'string' ? body['username'].slice(0, 64) : '';
       const apiKey = typeof body['apiKey'] === 'string' ? body['apiKey'] : '';
       const account = apiKey ? 'api-key' : `user:${username}`;
-      const delay = await lockout.check(account, request.ip).catch((error: unknown) => {
+      // Fail closed, as the rate limits do: a store outage must not lift (or forget) the lockout.
+      const counted = <T>(work: Promise<T>) => work.catch((error: unknown): never => {
         request.log.error({ err: error }, 'sign-in lockout store unavailable');
-        // Fail closed, as the rate limits do: an outage must not lift the lockout.
         throw new SvcError('SERVICE_UNAVAILABLE', 'Sign-in cannot be checked right now; please retry shortly.', { headers: { 'Retry-After': '5' } });
       });
+      const delay = await counted(lockout.check(account, request.ip));
       if (delay === null) return signInPage(request, reply.header('Retry-After', '900'), 429, 'Too many failed sign-ins; try again in 15 minutes.', username);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       let session: ConsoleSession | null = null;
@@ -263,11 +264,11 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
         if (user && ok) session = { kind: 'user', name: user.principal.name, credential: credentialFingerprint(user.credential), issuedAt: now(), seenAt: now() };
       }
       if (!session) {
-        await lockout.failed(account, request.ip);
+        await counted(lockout.failed(account, request.ip));
         request.log.info({ account: apiKey ? 'api-key' : username }, 'console sign-in failed');
         return signInPage(request, reply, 401, WRONG, username);
       }
-      await lockout.succeeded(account);
+      await counted(lockout.succeeded(account));
       const principal = principalOf(session);
       if (principal) await recordSignIn(services, principal, { actor: `${session.kind}:${session.name}`, ip: request.ip });
       reply.header('Set-Cookie', [cookie(SESSION_COOKIE, sessions.seal(session), secure(request), null), cookie(PRE_COOKIE, '', secure(request), 0)]);
