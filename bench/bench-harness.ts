@@ -120,8 +120,12 @@ export async function compare(svc: Side, baseline: Side): Promise<{ svc: Measure
   return { ...result, fixed: { rate, svc: { p50: fixedSvc.p50, p99: fixedSvc.p99 }, baseline: { p50: fixedBase.p50, p99: fixedBase.p99 } } };
 }
 
-export async function withTargets<T>(kinds: readonly string[], run: (ports: number[], pids: (number | undefined)[]) => Promise<T>): Promise<T> {
-  const targets = await Promise.all(kinds.map((kind) => startTarget(kind)));
+export async function withTargets<T>(
+  kinds: readonly string[],
+  run: (ports: number[], pids: (number | undefined)[]) => Promise<T>,
+  env: Readonly<Record<string, string>> = {},
+): Promise<T> {
+  const targets = await Promise.all(kinds.map((kind) => startTarget(kind, env)));
   try {
     return await run(
       targets.map((t) => t.port),
@@ -133,4 +137,14 @@ export async function withTargets<T>(kinds: readonly string[], run: (ports: numb
       target.child.kill('SIGTERM');
     }
   }
+}
+
+/** Seconds and bytes of one full download, read to the end as a client would. */
+export async function download(url: string, headers: Record<string, string> = {}): Promise<{ seconds: number; bytes: number }> {
+  const started = performance.now();
+  const res = await fetch(url, { headers });
+  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  return { seconds: (performance.now() - started) / 1000, bytes };
 }

@@ -11,7 +11,9 @@ import { EXPORT_KEY, EXPORT_ROWS } from './export-data.js';
 import { measureClientWeight, printWeights } from './client-weight.js';
 import { measureNotificationLag, printLag, startNotificationSinks } from './notification-lag.js';
 import { BIG_FIELDS, BIG_PAGES, bigValues } from './big-form.js';
-import { CONNECTIONS, DURATION, ROUNDS, compare, measure, median, startTarget, withTargets, type FixedLoad, type Measure } from './bench-harness.js';
+import { CONNECTIONS, DURATION, ROUNDS, compare, download, measure, median, startTarget, withTargets, type FixedLoad, type Measure } from './bench-harness.js';
+import { exportMemoryScenario, printExportMemory } from './export-memory.js';
+import { withBenchPostgres } from './bench-postgres.js';
 
 async function csrfAndMeta(port: number) {
   const tokenRes = await fetch(`http://127.0.0.1:${port}/svc/tokens`);
@@ -43,11 +45,12 @@ async function manifestScenario(): Promise<Row> {
   }));
 }
 
-async function submitScenario(): Promise<Row> {
-  return withTargets(['svc', 'baseline-insert'], async ([svcPort, basePort], [svcPid, basePid]) => {
+/** `svc` and `baseline-insert` on SQLite; `svc-pg` and `baseline-pg-insert` on PostgreSQL. */
+async function submitScenario(kinds: readonly [string, string] = ['svc', 'baseline-insert'], scenario = 'submit', env: Readonly<Record<string, string>> = {}): Promise<Row> {
+  return withTargets(kinds, async ([svcPort, basePort], [svcPid, basePid]) => {
     const { cookie, token, meta } = await csrfAndMeta(svcPort as number);
     return {
-      scenario: 'submit',
+      scenario,
       ...(await compare(
         {
           url: `http://127.0.0.1:${svcPort}/svc/api/forms/contact/submit`,
@@ -65,7 +68,7 @@ async function submitScenario(): Promise<Row> {
         },
       )),
     };
-  });
+  }, env);
 }
 
 const DONOR = { name: 'Ann', email: 'ann@example.test', gift: '25' };
@@ -324,16 +327,6 @@ interface ExportRow {
   readonly baseline: { rowsPerSecond: number; megabytes: number };
 }
 
-/** Seconds and bytes of one full download, read to the end as a client would. */
-async function download(url: string, headers: Record<string, string> = {}): Promise<{ seconds: number; bytes: number }> {
-  const started = performance.now();
-  const res = await fetch(url, { headers });
-  if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-  let bytes = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
-  return { seconds: (performance.now() - started) / 1000, bytes };
-}
-
 /**
  * Export throughput is one long response, not many small ones, so autocannon does not fit: each
  * side is downloaded whole in alternating rounds and reports its median rows/s.
@@ -384,7 +377,7 @@ async function main(): Promise<void> {
   const only = process.argv[2];
   const scenarios: Record<string, () => Promise<Row>> = {
     manifest: manifestScenario,
-    submit: submitScenario,
+    submit: () => submitScenario(),
     'graphql-query': graphqlQueryScenario,
     'graphql-mutation': graphqlMutationScenario,
     upload: uploadScenario,
@@ -394,8 +387,13 @@ async function main(): Promise<void> {
   for (const [name, run] of Object.entries(scenarios)) {
     if (!only || only === name) rows.push(await run());
   }
+  if (!only || only === 'submit-postgres') {
+    const row = await withBenchPostgres((url) => submitScenario(['svc-pg', 'baseline-pg-insert'], 'submit on PostgreSQL', { BENCH_PG_URL: url }));
+    if (row) rows.push(row);
+  }
   if (rows.length > 0) printTable(rows);
   printExportTable(!only || only === 'export' ? [await exportScenario()] : []);
+  if (!only || only === 'export-memory') printExportMemory(await exportMemoryScenario());
   if (!only || only === 'weight') printWeights(await measureClientWeight());
   if (!only || only === 'big-form') await bigFormScenario();
   if (!only || only === 'notification-lag') printLag(await notificationLagScenario());

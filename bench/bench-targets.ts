@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Fastify from 'fastify';
 import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
 import { createCipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { startStripeDouble } from '../packages/server/src/payments/stripe-double/stripe-double-server.js';
@@ -22,11 +23,12 @@ import mercurius from 'mercurius';
 import { printSchema } from 'graphql';
 import { fullFormQuery } from './graphql-query.js';
 import { loadConfig } from '../packages/server/src/config/config-loader.js';
-import { insertSubmission } from '../packages/server/src/submissions/submission-repository.js';
-import { EXPORT_KEY, EXPORT_ROWS, exportRow } from './export-data.js';
+import { EXPORT_KEY } from './export-data.js';
+import { seedExportRowsApart } from './export-seed.js';
 import { bigFormDefinition } from './big-form.js';
 
 const kind = process.argv[2];
+
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 
 function benchConfig(extra: Record<string, unknown> = {}) {
@@ -134,6 +136,38 @@ async function main(): Promise<void> {
     report(app.server.address());
     return;
   }
+  if (kind === 'svc-pg') {
+    // The service on PostgreSQL (the bench's scratch database), everything else as in `svc`.
+    const svc = await buildApp(benchConfig({ database: { url: process.env.BENCH_PG_URL } }), { logger: false });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    report(svc.app.server.address());
+    return;
+  }
+  if (kind === 'baseline-pg-insert') {
+    // The same table in the same database (svc's own migrations), written with one named (so
+    // prepared) statement through a pg pool of svc's default size: the least a service could do.
+    const url = process.env.BENCH_PG_URL as string;
+    const handle = createDatabase({ url, dataDir });
+    await migrateToLatest(handle);
+    await handle.close();
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const form = await pool.query<{ id: number }>(`INSERT INTO svc_forms (uid, handle, hash, version, created_at, updated_at) VALUES ('fb', 'baseline', 'h', 'v', '', '') RETURNING id`);
+    const formId = form.rows[0]?.id;
+    const insert = `INSERT INTO svc_submissions (uid, form_id, token_hash, title, status, is_spam, spam_reasons, ip, "values",
+      finished, created_at, updated_at) VALUES ($1, $2, $3, $4, 'open', 0, '[]', NULL, $5, 1, $6, $7) RETURNING id`;
+    const app = Fastify({ logger: false });
+    app.post('/submit', async (request) => {
+      const body = request.body as { values: Record<string, string> };
+      const now = new Date().toISOString();
+      const token = randomBytes(24).toString('base64url');
+      const values = [randomUUID(), formId, createHash('sha256').update(token).digest('hex'), `${body.values.firstName} ${body.values.lastName}`, JSON.stringify(body.values), now, now];
+      const { rows } = await pool.query<{ id: number }>({ name: 'insert-submission', text: insert, values });
+      return { success: true, submission: { id: rows[0]?.id, token } };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    report(app.server.address());
+    return;
+  }
   if (kind === 'baseline-upload') {
     // Bare fastify + @fastify/multipart streaming the part to a file: the least an upload endpoint does.
     const app = Fastify({ logger: false });
@@ -171,9 +205,7 @@ async function main(): Promise<void> {
     const svc = await buildApp(config, { logger: false });
     const form = svc.context.forms.get('contact');
     if (!form) throw new Error('contact form missing');
-    await svc.context.database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < EXPORT_ROWS; i++) await insertSubmission(trx, { ...exportRow(i), formId: form.id, tokenHash: 'x', status: 'open', isSpam: false, spamReasons: [], ip: null });
-    });
+    seedExportRowsApart(join(dataDir, 'svc.db'), form.id);
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     report(svc.app.server.address());
     return;
@@ -187,14 +219,7 @@ async function main(): Promise<void> {
     const db = new SqliteDatabase(join(dataDir, 'svc.db'));
     db.pragma('journal_mode = WAL');
     db.prepare(`INSERT INTO svc_forms (uid, handle, hash, version, created_at, updated_at) VALUES ('f', 'contact', 'h', 'v', '', '')`).run();
-    const insert = db.prepare(`INSERT INTO svc_submissions (uid, form_id, token_hash, title, status, is_spam, spam_reasons, ip, "values",
-      finished, created_at, updated_at) VALUES (?, 1, 'x', ?, 'open', 0, '[]', NULL, ?, 1, ?, ?)`);
-    db.transaction(() => {
-      for (let i = 0; i < EXPORT_ROWS; i++) {
-        const row = exportRow(i);
-        insert.run(row.uid, row.title, JSON.stringify(row.values), row.createdAt, row.createdAt);
-      }
-    })();
+    seedExportRowsApart(join(dataDir, 'svc.db'), 1);
     const select = db.prepare('SELECT id, uid, title, status, is_spam, created_at, "values" FROM svc_submissions WHERE form_id = 1 ORDER BY created_at, id');
     const app = Fastify({ logger: false });
     app.get('/export', (_request, reply) => {

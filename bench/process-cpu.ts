@@ -27,15 +27,35 @@ function ownCpuTicks(pid: number): number {
   }
 }
 
-/** User plus system CPU of `pid` and its descendants, in microseconds; null off Linux. */
-export function treeCpuMicros(pid: number | undefined): number | null {
+function ownRssBytes(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The sum of `read` over `pid` and its descendants; null off Linux. */
+function overTree(pid: number | undefined, read: (pid: number) => number): number | null {
   if (pid === undefined || process.platform !== 'linux') return null;
-  let ticks = 0;
+  let total = 0;
   const pending = [pid];
   while (pending.length > 0) {
     const next = pending.pop() as number;
-    ticks += ownCpuTicks(next);
+    total += read(next);
     pending.push(...childrenOf(next));
   }
-  return (ticks * 1_000_000) / TICKS_PER_SECOND;
+  return total;
+}
+
+/** User plus system CPU of `pid` and its descendants, in microseconds; null off Linux. */
+export function treeCpuMicros(pid: number | undefined): number | null {
+  const ticks = overTree(pid, ownCpuTicks);
+  return ticks === null ? null : (ticks * 1_000_000) / TICKS_PER_SECOND;
+}
+
+/** Resident memory of `pid` and its descendants, in bytes; null off Linux. */
+export function treeRssBytes(pid: number | undefined): number | null {
+  return overTree(pid, ownRssBytes);
 }
