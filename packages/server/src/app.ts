@@ -57,6 +57,7 @@ import { installDrain } from './http/graceful-drain.js';
 import { createPrettyStream, wantsPrettyLogs } from './http/log-format.js';
 import { createMetrics } from './metrics/metrics-registry.js';
 import { installRequestTiming, registerMetrics } from './metrics/metrics-routes.js';
+import { registerOpenapi } from './openapi/openapi-feature.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -244,6 +245,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     // Cookies are parsed only by the routes that read one (readCookie), not on every request.
     await app.register(cookie, { hook: false });
     registerErrorBoundary(app, () => !config.headless.enabled, routeMethods);
+    await registerOpenapi(app, config);
     for (const path of CORS_PATHS) {
       const scope = path === '/svc/tokens' ? 'all' : 'form';
       app.options(path, { config: { cors: scope }, onRequest: context.guard }, preflightHandler(cors));

@@ -1,0 +1,37 @@
+/**
+ * The openapi room (issue #16): an OpenAPI 3.1 document generated from the route schemas by
+ * @fastify/swagger, served at /svc/api/openapi.json with a reference page at /svc/api/docs, and
+ * the strict drift check the test suites run with. Registered before every other route, since the
+ * document and the check both learn the routes as they are added.
+ */
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import { SvcError } from '@svc/core';
+import type { Config } from '../config/config-schema.js';
+import { isRouteSchema } from '../http/route-schema.js';
+import { registerDocsPage } from './openapi-docs-page.js';
+import { swaggerOptions } from './openapi-document.js';
+import { OPENAPI_PATH } from './openapi-exclusions.js';
+import { openapiDocumentSchema } from './openapi-schemas.js';
+import { installStrictCheck, isStrictOpenapi } from './openapi-strict.js';
+
+/** Neither validates nor reshapes: svc's parsers give the catalogue's codes, and clients read every key. */
+const acceptAnything = () => () => true;
+const serializeAsIs = () => (data: unknown) => JSON.stringify(data);
+
+export async function registerOpenapi(app: FastifyInstance, config: Config): Promise<void> {
+  app.addHook('onRoute', (route) => {
+    // Only schemas made by routeSchema: mercurius's own routes rely on fastify validating theirs.
+    if (!isRouteSchema(route.schema)) return;
+    route.validatorCompiler = acceptAnything;
+    route.serializerCompiler = serializeAsIs;
+  });
+  await app.register(swagger, swaggerOptions(config));
+  if (isStrictOpenapi()) installStrictCheck(app);
+  // Public and the same for everyone (no secrets, no per-request servers): a cache may keep it.
+  app.get(OPENAPI_PATH, { schema: openapiDocumentSchema }, async (_request, reply) => {
+    if (!config.headless.enabled) throw new SvcError('HEADLESS_DISABLED');
+    return reply.header('Cache-Control', 'public, max-age=300').type('application/json; charset=utf-8').send(app.swagger());
+  });
+  await registerDocsPage(app, config.headless.enabled);
+}
