@@ -24,5 +24,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Suites that share PostgreSQL create their own databases, so files may run in parallel.
     pool: 'forks',
+    // issue #16: every answer of every HTTP suite is checked against the OpenAPI document.
+    env: { SVC_OPENAPI_STRICT: '1' },
   },
 });

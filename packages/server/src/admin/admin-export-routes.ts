@@ -13,6 +13,7 @@ import { attachmentDisposition } from './download-links.js';
 import { EXPORT_CONTENT_TYPES } from '../exports/export-stream.js';
 import { startExport } from './admin-writes.js';
 import { findAttachedFile } from '../submissions/submission-admin-repository.js';
+import { adminDownloadSchema, adminExportSchema } from './admin-schemas.js';
 
 export interface AdminExportDeps {
   readonly keys: AdminKeys;
@@ -23,7 +24,7 @@ export interface AdminExportDeps {
 export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportDeps): Promise<void> {
   const { keys, services, onRequest } = deps;
 
-  app.get<{ Params: { handle: string } }>('/svc/api/admin/forms/:handle/export', { onRequest }, async (request, reply) => {
+  app.get<{ Params: { handle: string } }>('/svc/api/admin/forms/:handle/export', { onRequest, schema: adminExportSchema }, async (request, reply) => {
     const key = keys.authenticate(request.headers.authorization);
     const query = parseExportQuery(request.query as Record<string, unknown>, services.statuses);
     // Audited (issue #15): an export is a read that takes data away.
@@ -39,7 +40,7 @@ export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportD
 
   app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>(
     '/svc/api/admin/files/:id/download',
-    { onRequest },
+    { onRequest, schema: adminDownloadSchema },
     async (request, reply) => {
       const { id } = request.params;
       const { expires, signature } = request.query;

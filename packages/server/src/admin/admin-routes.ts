@@ -9,6 +9,7 @@ import { deleteSubmission, parseChange, resendDelivery, updateSubmission } from 
 import { baseUrl, createAdminGuard, createAdminServices, sendData } from './admin-http.js';
 import { adminExportRoutes } from './admin-export-routes.js';
 import { listAudit } from './audit-log.js';
+import { adminAuditSchema, adminDeadDeliveriesSchema, adminDeleteSubmissionSchema, adminFormsSchema, adminResendSchema, adminSubmissionSchema, adminSubmissionsSchema, adminUpdateSubmissionSchema } from './admin-schemas.js';
 
 type Handle = { Params: { handle: string } };
 type Id = { Params: { id: string } };
@@ -21,24 +22,24 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   // issue #15: the services write each audit entry in the transaction of the change it records.
   const by = (request: { ip: string }) => ({ ip: request.ip });
 
-  app.get('/svc/api/admin/forms', { onRequest }, async (request, reply) => {
+  app.get('/svc/api/admin/forms', { onRequest, schema: adminFormsSchema }, async (request, reply) => {
     const key = auth(request.headers);
     return sendData(reply, await listForms(services, key));
   });
 
-  app.get<Handle>('/svc/api/admin/forms/:handle/submissions', { onRequest }, async (request, reply) => {
+  app.get<Handle>('/svc/api/admin/forms/:handle/submissions', { onRequest, schema: adminSubmissionsSchema }, async (request, reply) => {
     const key = auth(request.headers);
     const query = parseListQuery(request.query as Record<string, unknown>, services.statuses);
     const page = await listSubmissions(services, key, request.params.handle, query);
     return sendData(reply, page.items, { limit: query.limit, nextCursor: page.nextCursor });
   });
 
-  app.get<Id>('/svc/api/admin/submissions/:id', { onRequest }, async (request, reply) => {
+  app.get<Id>('/svc/api/admin/submissions/:id', { onRequest, schema: adminSubmissionSchema }, async (request, reply) => {
     const key = auth(request.headers);
     return sendData(reply, await getSubmission(services, key, request.params.id, baseUrl(ctx, request)));
   });
 
-  app.patch<Id>('/svc/api/admin/submissions/:id', { onRequest }, async (request, reply) => {
+  app.patch<Id>('/svc/api/admin/submissions/:id', { onRequest, schema: adminUpdateSubmissionSchema }, async (request, reply) => {
     const key = auth(request.headers);
     assertCanWrite(key);
     const change = parseChange(request.body, services.statuses);
@@ -47,25 +48,25 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return sendData(reply, await getSubmission(services, key, String(result.id), baseUrl(ctx, request)));
   });
 
-  app.delete<Id>('/svc/api/admin/submissions/:id', { onRequest }, async (request, reply) => {
+  app.delete<Id>('/svc/api/admin/submissions/:id', { onRequest, schema: adminDeleteSubmissionSchema }, async (request, reply) => {
     const key = auth(request.headers);
     assertCanWrite(key);
     const deleted = await deleteSubmission(services, key, request.params.id, by(request));
     return sendData(reply, { id: deleted.id, files: deleted.files, deleted: true });
   });
 
-  app.post<Id>('/svc/api/admin/deliveries/:id/resend', { onRequest }, async (request, reply) => {
+  app.post<Id>('/svc/api/admin/deliveries/:id/resend', { onRequest, schema: adminResendSchema }, async (request, reply) => {
     const key = auth(request.headers);
     const resent = await resendDelivery(services, key, request.params.id, by(request));
     return sendData(reply, { id: resent.id, queued: true });
   });
 
-  app.get('/svc/api/admin/deliveries/dead', { onRequest }, async (request, reply) => {
+  app.get('/svc/api/admin/deliveries/dead', { onRequest, schema: adminDeadDeliveriesSchema }, async (request, reply) => {
     const key = auth(request.headers);
     return sendData(reply, await listDeadDeliveries(services, key));
   });
 
-  app.get('/svc/api/admin/audit', { onRequest }, async (request, reply) => {
+  app.get('/svc/api/admin/audit', { onRequest, schema: adminAuditSchema }, async (request, reply) => {
     const key = auth(request.headers);
     const query = request.query as Record<string, unknown>;
     const limit = query['limit'] === undefined ? 50 : Number(query['limit']);

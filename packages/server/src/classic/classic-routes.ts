@@ -21,6 +21,7 @@ import type { ClassicFlash } from './classic-flash.js';
 import type { ClassicPayload } from './classic-payload.js';
 import { carriedBy, classicForm, runClassicPost, type ClassicPostServices } from './classic-post.js';
 import { buildClassicProperties, visitorParts, type ClassicRenderDeps } from './classic-properties.js';
+import { classicAnyPathSchema, classicPostSchema, classicPropertiesSchema, classicSessionSchema } from './classic-schemas.js';
 
 export const CLASSIC_SUBMIT_PATH = '/svc/submit';
 
@@ -57,7 +58,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
   };
 
   const propertiesPath = config.classic.propertiesPath.replace('{handle}', ':handle');
-  app.get<{ Params: { handle: string }; Querystring: Record<string, unknown> }>(propertiesPath, { config: { cors: 'form' }, onRequest: ctx.guard }, async (request, reply) => {
+  app.get<{ Params: { handle: string }; Querystring: Record<string, unknown> }>(propertiesPath, { config: { cors: 'form' }, onRequest: ctx.guard, schema: classicPropertiesSchema() }, async (request, reply) => {
     const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
     const key = request.query?.['flash'];
     const flash = typeof key === 'string' ? await classic.flashes.take(form.id, key) : null;
@@ -76,7 +77,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
     });
   });
 
-  app.get<{ Params: { handle: string } }>(`${propertiesPath}/session`, { config: { cors: 'form' }, onRequest: ctx.guard }, async (request, reply) => {
+  app.get<{ Params: { handle: string } }>(`${propertiesPath}/session`, { config: { cors: 'form' }, onRequest: ctx.guard, schema: classicSessionSchema }, async (request, reply) => {
     const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
     // The parts a cached page must not reuse: a fresh form's hash, payload, CSRF input and honeypot.
     const { payload, carried } = await stateOf(form, null);
@@ -194,9 +195,9 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
       done(null, new FormEntries([...new URLSearchParams(body as string)]));
     });
     const options = { config: { cors: 'all' as const }, onRequest: withLimit(ctx.guard, ctx.limits.submit) };
-    scope.post(CLASSIC_SUBMIT_PATH, options, answerPost);
+    scope.post(CLASSIC_SUBMIT_PATH, { ...options, schema: classicPostSchema }, answerPost);
     // Sites post to whatever path their template says; `action=svc/submit` in the body decides.
-    scope.post('/svc/*', options, answerPost);
+    scope.post('/svc/*', { ...options, schema: classicAnyPathSchema }, answerPost);
   });
 }
 

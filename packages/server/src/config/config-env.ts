@@ -69,7 +69,8 @@ export function applyEnvOverrides(
   const problems: EnvProblem[] = [];
   const names = Object.keys(env).filter((n) => n.startsWith('SVC_')).sort();
   for (const name of names) {
-    if (name === 'SVC_CONFIG' || name.startsWith('SVC_TEST_')) continue;
+    // SVC_OPENAPI_STRICT switches on the test suites' OpenAPI drift check (openapi-strict.ts), not a key.
+    if (name === 'SVC_CONFIG' || name === 'SVC_OPENAPI_STRICT' || name.startsWith('SVC_TEST_')) continue;
     let text = env[name] as string;
     let spec = name.slice(4);
     if (spec.endsWith('_FILE')) {

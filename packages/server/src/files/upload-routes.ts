@@ -13,6 +13,7 @@ import { browserBindingHash, ensureBrowserBinding } from '../security/browser-bi
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 import { sha256 } from '../security/token-crypto.js';
 import { SERVICE_VERSION } from '../version.js';
+import { uploadDeleteSchema, uploadSchema } from './upload-schemas.js';
 
 type Params = { handle: string; field: string };
 
@@ -34,7 +35,7 @@ function readUploadToken(request: FastifyRequest, field?: unknown): { token: str
 export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const hooks = { config: { cors: 'form' as const }, onRequest: withLimit(ctx.guard, ctx.limits.upload) };
 
-  app.post<{ Params: Params }>('/svc/api/forms/:handle/files/:field', hooks, async (request, reply) => {
+  app.post<{ Params: Params }>('/svc/api/forms/:handle/files/:field', { ...hooks, schema: uploadSchema }, async (request, reply) => {
     const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
     if (!request.isMultipart()) throw new SvcError('MEDIA_TYPE_UNSUPPORTED', 'Send the file as multipart/form-data.');
     const { token, owner } = readUploadToken(request);
@@ -76,7 +77,7 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
       .send({ success: true, data: { id, name, extension, size }, meta: { pluginVersion: SERVICE_VERSION, uploadToken: token } });
   });
 
-  app.post<{ Params: Params; Body: unknown }>('/svc/api/forms/:handle/files/:field/delete', hooks, async (request, reply) => {
+  app.post<{ Params: Params; Body: unknown }>('/svc/api/forms/:handle/files/:field/delete', { ...hooks, schema: uploadDeleteSchema }, async (request, reply) => {
     const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
     // JSON `{id}`, form-encoded, or multipart fields `id`, `uploadToken` and the CSRF field, as the
     // official drag-and-drop extension sends it (contract §7).

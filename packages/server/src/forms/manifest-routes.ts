@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { MANIFEST_MAX_AGE, manifestBody } from './manifest-builder.js';
+import { manifestSchema } from './manifest-schemas.js';
 
 function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -15,7 +16,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 export async function manifestRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Params: { handle: string } }>(
     '/svc/api/forms/:handle/manifest',
-    { config: { cors: 'form' }, onRequest: ctx.guard },
+    { config: { cors: 'form' }, onRequest: ctx.guard, schema: manifestSchema },
     async (request, reply) => {
       const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
       const manifest = ctx.manifests.get(form);

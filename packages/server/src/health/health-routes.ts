@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createReadiness, type ReadinessDeps } from './health-checks.js';
+import { legacyLivenessSchema, livenessSchema, readinessSchema } from './health-schemas.js';
 
 export async function registerHealth(app: FastifyInstance, deps: ReadinessDeps): Promise<void> {
   const readiness = createReadiness(deps);
@@ -14,9 +15,9 @@ export async function registerHealth(app: FastifyInstance, deps: ReadinessDeps):
     reply.header('Cache-Control', 'no-store');
     return { status: 'ok', uptimeSeconds: Math.round((deps.now().getTime() - started) / 1000) };
   };
-  app.get('/healthz', alive);
-  app.get('/health', alive);
-  app.get('/readyz', async (request, reply) => {
+  app.get('/healthz', { schema: livenessSchema }, alive);
+  app.get('/health', { schema: legacyLivenessSchema }, alive);
+  app.get('/readyz', { schema: readinessSchema }, async (request, reply) => {
     const { ready, checks } = await readiness();
     // Which part is down, never why in detail: the cause goes to the log.
     const shown = Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, check.ok ? 'ok' : 'failing']));

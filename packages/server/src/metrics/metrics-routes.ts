@@ -8,6 +8,7 @@ import { SvcError } from '@svc/core';
 import type { Config } from '../config/config-schema.js';
 import { safeEqual, sha256 } from '../security/token-crypto.js';
 import type { Metrics } from './metrics-registry.js';
+import { metricsSchema } from './metrics-schemas.js';
 
 /** Times every request; call right after the app is made. */
 export function installRequestTiming(app: FastifyInstance, metrics: Metrics): void {
@@ -31,7 +32,7 @@ export async function registerMetrics(app: FastifyInstance, config: Config['metr
   const answer = async () => ({ type: metrics.registry.contentType, body: await metrics.registry.metrics() });
   if (config.tokenSha256) {
     const digest = config.tokenSha256;
-    app.get('/metrics', async (request, reply) => {
+    app.get('/metrics', { schema: metricsSchema }, async (request, reply) => {
       const token = bearerOf(request.headers.authorization);
       if (!token || !safeEqual(sha256(token), digest)) throw new SvcError('AUTH_REQUIRED', 'Send the metrics bearer token.', { headers: { 'WWW-Authenticate': 'Bearer realm="svc-metrics"' } });
       const { type, body } = await answer();

@@ -21,6 +21,7 @@ import { handleGatewayEvent } from './payment-finaliser.js';
 import { PAYMENT_ROUTES } from './payment-manifest.js';
 import { WebhookSignatureError } from './payment-gateway.js';
 import { answerCallback } from './payment-callback.js';
+import { paymentAmountSchema, paymentCallbackSchema, paymentCheckpointSchema, paymentIntentSchema, paymentWebhookSchema } from './payment-schemas.js';
 
 const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
@@ -60,7 +61,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
     app.options(url, { config: { cors: scope }, onRequest: ctx.guard }, preflightHandler(ctx.cors));
   }
 
-  app.post(PAYMENT_ROUTES.intents, { config: { cors: 'all' }, onRequest: limited }, async (request, reply) => {
+  app.post(PAYMENT_ROUTES.intents, { config: { cors: 'all' }, onRequest: limited, schema: paymentIntentSchema }, async (request, reply) => {
     createCsrfGate(ctx, request).require();
     const { values, integration } = intentBody(request);
     resolveHeadlessForm(ctx, resolveIntegration(payments, integration).form.handle, 'submit');
@@ -70,7 +71,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
     return noStore(reply).code(201).send({ success: true, ...intent });
   });
 
-  app.post<{ Params: { id: string } }>('/svc/payments/stripe/payment-intents/:id/amount', { config: { cors: 'all' }, onRequest: limited }, async (request, reply) => {
+  app.post<{ Params: { id: string } }>('/svc/payments/stripe/payment-intents/:id/amount', { config: { cors: 'all' }, onRequest: limited, schema: paymentAmountSchema }, async (request, reply) => {
     createCsrfGate(ctx, request).require();
     const { values, integration } = intentBody(request);
     resolveHeadlessForm(ctx, resolveIntegration(payments, integration).form.handle, 'submit');
@@ -81,7 +82,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
 
   app.post<{ Params: { handle: string } }>(
     '/svc/api/forms/:handle/payments/stripe/checkpoint',
-    { config: { cors: 'form' }, onRequest: limited },
+    { config: { cors: 'form' }, onRequest: limited, schema: paymentCheckpointSchema },
     async (request, reply) => {
       const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
       const body = request.body;
@@ -106,13 +107,13 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
     },
   );
 
-  app.get('/svc/payments/stripe/callback', async (request, reply) => answerCallback(payments, request, reply));
+  app.get('/svc/payments/stripe/callback', { schema: paymentCallbackSchema }, async (request, reply) => answerCallback(payments, request, reply));
 
   // Stripe signs the exact bytes it sent: this scope keeps the body raw instead of parsing it.
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
-    scope.post(PAYMENT_ROUTES.webhook, async (request, reply) => {
+    scope.post(PAYMENT_ROUTES.webhook, { schema: paymentWebhookSchema }, async (request, reply) => {
       reply.header('X-Request-Id', request.id);
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = request.headers['stripe-signature'];

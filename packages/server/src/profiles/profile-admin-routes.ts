@@ -11,6 +11,7 @@ import { assertCanWrite, createAdminKeys } from '../admin/admin-keys.js';
 import { createAdminGuard, sendData } from '../admin/admin-http.js';
 import { checkProperties } from './profile-properties.js';
 import type { ProfileFeature } from './profiles-feature.js';
+import { profileLinkSchema } from './profile-schemas.js';
 
 const MAX_TTL_SECONDS = 366 * 86_400;
 
@@ -27,7 +28,7 @@ function stringMap(value: unknown, name: string): Record<string, string> {
 export async function profileAdminRoutes(app: FastifyInstance, ctx: AppContext, feature: ProfileFeature): Promise<void> {
   const keys = createAdminKeys(ctx.config);
   const onRequest = createAdminGuard(ctx.config.headless.enabled);
-  app.post<{ Params: { profile: string } }>('/svc/api/admin/profiles/:profile/links', { onRequest }, async (request, reply) => {
+  app.post<{ Params: { profile: string } }>('/svc/api/admin/profiles/:profile/links', { onRequest, schema: profileLinkSchema }, async (request, reply) => {
     const key = keys.authenticate(request.headers.authorization);
     assertCanWrite(key);
     const profile = feature.registry.resolve(request.params.profile);

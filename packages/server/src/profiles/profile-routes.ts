@@ -20,6 +20,7 @@ import { submitThroughProfile } from './profile-submit.js';
 import { buildProfileManifest } from './profile-manifest.js';
 import { queryPropertyEntries } from './profile-properties.js';
 import type { ProfileRegistry } from './profile-registry.js';
+import { profileManifestSchema, profileSubmitSchema } from './profile-schemas.js';
 
 const MANIFEST = '/svc/api/manifests/:profile/manifest';
 const SUBMIT = '/svc/api/manifests/:profile/submit';
@@ -36,7 +37,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profiles: ProfileRegistry, services: ProfileServices): Promise<void> {
   for (const url of [MANIFEST, SUBMIT]) app.options(url, { config: { cors: 'profile' }, onRequest: ctx.guard }, preflightHandler(ctx.cors));
 
-  app.get<{ Params: { profile: string }; Querystring: Record<string, unknown> }>(MANIFEST, { config: { cors: 'profile' }, onRequest: ctx.guard }, async (request, reply) => {
+  app.get<{ Params: { profile: string }; Querystring: Record<string, unknown> }>(MANIFEST, { config: { cors: 'profile' }, onRequest: ctx.guard, schema: profileManifestSchema }, async (request, reply) => {
     const profile = profiles.resolve(request.params.profile);
     const query = request.query ?? {};
     const access = await authorizeProfile(services, profile, {
@@ -60,7 +61,7 @@ export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profi
 
   app.post<{ Params: { profile: string }; Querystring: Record<string, unknown> }>(
     SUBMIT,
-    { config: { cors: 'profile' }, onRequest: withLimit(ctx.guard, ctx.limits.submit) },
+    { config: { cors: 'profile' }, onRequest: withLimit(ctx.guard, ctx.limits.submit), schema: profileSubmitSchema },
     async (request, reply) => {
       const profile = profiles.resolve(request.params.profile);
       if (!profile.config.allowSubmit) throw new SvcError('PROFILE_FORBIDDEN', 'This profile does not accept submissions.');

@@ -10,11 +10,12 @@ import { parseSubmitRequest } from './submit-request.js';
 import { submitForm, type SubmitInput } from './submit-pipeline.js';
 import { createCsrfGate } from '../http/multipart-support.js';
 import { readMultipartSubmit } from '../files/multipart-submit.js';
+import { submitSchema } from './submit-schemas.js';
 
 export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post<{ Params: { handle: string } }>(
     '/svc/api/forms/:handle/submit',
-    { config: { cors: 'form' }, onRequest: withLimit(ctx.guard, ctx.limits.submit) },
+    { config: { cors: 'form' }, onRequest: withLimit(ctx.guard, ctx.limits.submit), schema: submitSchema },
     async (request, reply) => {
       const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
       let body = request.body;

@@ -1,0 +1,97 @@
+/**
+ * The submit request and the submit object of contract §4 as JSON Schema (issue #16). The same
+ * object answers REST, profiles and the payment checkpoint's refusals, so those rooms use these.
+ */
+import { Type, type TSchema } from '@sinclair/typebox';
+import { BODY_ERRORS, errorEnvelope, errorResponses, GUARDED_ERRORS, LIMITED_ERRORS } from '../http/error-schemas.js';
+import { pathParams, routeSchema } from '../http/route-schema.js';
+import { FORM_HANDLE } from '../forms/manifest-schemas.js';
+import { INTENTS } from './submit-request.js';
+
+const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
+const NameValue = Type.Object({ name: Type.String(), value: Type.String() });
+
+export const SubmitRequestBody = Type.Object(
+  {
+    intent: Type.Unsafe<string>({ type: 'string', enum: [...INTENTS] }),
+    values: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Field handle to value.' })),
+    meta: Type.Optional(
+      Nullable(
+        Type.Object({
+          honeypot: Type.Optional(Type.Object({ name: Type.String(), value: Type.String(), timestamp: Type.Optional(Type.String()) })),
+          javascriptTest: Type.Optional(NameValue),
+          captchas: Type.Optional(Type.Array(NameValue)),
+          captcha: Type.Optional(NameValue),
+          idempotencyKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          client: Type.Optional(Type.Unknown()),
+          clientVersion: Type.Optional(Type.Unknown()),
+        }),
+      ),
+    ),
+    context: Type.Optional(
+      Nullable(
+        Type.Object({
+          stateToken: Type.Optional(Nullable(Type.String())),
+          draftToken: Type.Optional(Nullable(Type.String())),
+          draftKey: Type.Optional(Nullable(Type.String())),
+          uploadToken: Type.Optional(Nullable(Type.String())),
+          token: Type.Optional(Nullable(Type.String())),
+          sourceUrl: Type.Optional(Type.Unknown()),
+        }),
+      ),
+    ),
+    properties: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "A profile's properties (contract §9)." })),
+  },
+  { additionalProperties: false, description: 'JSON, or the same as the multipart field `_svc` with files in parts named by field handle.' },
+);
+
+export const SubmitObject = Type.Object(
+  {
+    success: Type.Boolean(),
+    status: Type.Unsafe<string>({
+      type: 'string',
+      enum: ['submitted', 'page_valid', 'validated', 'validation_failed', 'draft_saved', 'context_invalid', 'context_required', 'spam_rejected', 'captcha_failed', 'limit_reached'],
+    }),
+    complete: Type.Boolean(),
+    submission: Nullable(Type.Object({ id: Type.Integer(), uid: Type.String(), token: Type.String() }, { additionalProperties: false })),
+    message: Nullable(Type.String()),
+    redirect: Nullable(Type.Object({ url: Type.String(), delay: Type.Number() }, { additionalProperties: false })),
+    page: Type.Object({ currentIndex: Type.Integer(), total: Type.Integer() }, { additionalProperties: false }),
+    state: Type.Object({ values: Type.Record(Type.String(), Type.Unknown()), pageIndex: Type.Integer(), token: Nullable(Type.String()) }, { additionalProperties: false }),
+    draft: Nullable(Type.Object({ token: Type.String(), key: Type.String(), resumeUrl: Nullable(Type.String()) }, { additionalProperties: false })),
+    errors: Type.Object({ fields: Type.Record(Type.String(), Type.Array(Type.String())), form: Type.Array(Type.String()) }, { additionalProperties: false }),
+    warnings: Type.Array(Type.String()),
+  },
+  { additionalProperties: false, description: 'The submit object (contract §4).' },
+);
+
+/** What a submit answers beside its refusals: the object at 200 and 422, and at 429 either it (limit_reached) or RATE_LIMITED. */
+export function submitResponses(...errorStatuses: readonly number[]): Record<number, TSchema> {
+  return {
+    ...errorResponses(...errorStatuses.filter((status) => status !== 429)),
+    200: SubmitObject,
+    422: SubmitObject,
+    429: Type.Union([SubmitObject, errorEnvelope(429)], { description: 'The form\'s submission limit (`limit_reached`) or the rate limit (RATE_LIMITED).' }),
+  };
+}
+
+/** Refusals of the submit routes: bad bodies and tokens, guard, idempotency, limits, payments. */
+export const SUBMIT_ERRORS = [...BODY_ERRORS, ...GUARDED_ERRORS, ...LIMITED_ERRORS, 409, 502] as const;
+
+export const submitSchema = routeSchema({
+  summary: 'Submit, validate, page or save a draft',
+  description: 'One endpoint for every intent (contract §4). JSON carries the CSRF token in X-CSRF-Token; multipart in the SVC_CSRF_TOKEN field.',
+  tags: ['forms'],
+  params: pathParams(FORM_HANDLE),
+  headers: Type.Object({
+    'x-csrf-token': Type.Optional(Type.String({ description: 'The token from GET /svc/tokens (JSON bodies).' })),
+    'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  }),
+  body: {
+    content: {
+      'application/json': { schema: SubmitRequestBody },
+      'multipart/form-data': { schema: Type.Object({ _svc: Type.String({ description: 'The JSON request.' }), SVC_CSRF_TOKEN: Type.Optional(Type.String()) }) },
+    },
+  },
+  response: submitResponses(...SUBMIT_ERRORS),
+});
