@@ -82,6 +82,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'serve') return runServe(common);
   if (command === 'migrate') return runMigrate(common);
   if (command === 'graphql' && sub === 'schema') return runGraphqlSchema(common);
+  if (command === 'openapi' && !sub) return (await import('./openapi-command.js')).runOpenapi({ ...common, out: values.out });
   if (command === 'admin' && sub === 'hash-password') return runHashPassword();
   if (command === 'purge') return runPurge(common);
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
