@@ -58,7 +58,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
   };
 
   const propertiesPath = config.classic.propertiesPath.replace('{handle}', ':handle');
-  app.get<{ Params: { handle: string }; Querystring: Record<string, unknown> }>(propertiesPath, { config: { cors: 'form' }, onRequest: ctx.guard, schema: classicPropertiesSchema() }, async (request, reply) => {
+  app.get<{ Params: { handle: string }; Querystring: Record<string, unknown> }>(propertiesPath, { config: { cors: 'form' }, onRequest: ctx.guard, schema: classicPropertiesSchema }, async (request, reply) => {
     const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
     const key = request.query?.['flash'];
     const flash = typeof key === 'string' ? await classic.flashes.take(form.id, key) : null;

@@ -63,8 +63,7 @@ const Properties = Type.Object(
   { additionalProperties: false, description: 'The form-properties JSON (interface.md §2.10) and the page to draw now.' },
 );
 
-export function classicPropertiesSchema(): ReturnType<typeof routeSchema> {
-  return routeSchema({
+export const classicPropertiesSchema = routeSchema({
     summary: 'The form-properties JSON a server-side renderer draws a plain <form> from',
     tags: ['classic'],
     params: pathParams(FORM_HANDLE),
@@ -74,7 +73,6 @@ export function classicPropertiesSchema(): ReturnType<typeof routeSchema> {
     }),
     response: { 200: Properties, ...errorResponses(400, ...GUARDED_ERRORS) },
   });
-}
 
 export const classicSessionSchema = routeSchema({
   summary: 'Only the per-visitor parts, for a page cached with the rest',

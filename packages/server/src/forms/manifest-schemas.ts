@@ -5,12 +5,12 @@
  */
 import { Type } from '@sinclair/typebox';
 import { errorResponses, GUARDED_ERRORS } from '../http/error-schemas.js';
-import { dataEnvelope, emptyResponse, pathParams, routeSchema } from '../http/route-schema.js';
+import { dataEnvelope, emptyResponse, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Endpoint = Type.Object({ method: Type.String(), url: Type.String() });
 
-export const ManifestField = Type.Object(
+export const ManifestField = sharedSchema('ManifestField', Type.Object(
   {
     id: Type.Integer(),
     uid: Type.String(),
@@ -32,7 +32,7 @@ export const ManifestField = Type.Object(
     readOnly: Type.Optional(Type.Boolean({ description: "A profile's locked field (contract §9)." })),
   },
   { description: 'One field (contract §2).' },
-);
+));
 
 const Page = Type.Object({
   id: Type.Integer(),
@@ -92,7 +92,7 @@ export const manifestSchema = routeSchema({
   params: pathParams(FORM_HANDLE),
   headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
   response: {
-    200: dataEnvelope(ManifestData),
+    200: dataEnvelope(sharedSchema('Manifest', ManifestData)),
     304: emptyResponse('Not modified: the ETag still matches.'),
     ...errorResponses(...GUARDED_ERRORS),
   },

@@ -5,17 +5,18 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ERROR_CATALOGUE, type ErrorCode } from '@svc/core';
+import { sharedSchema } from './route-schema.js';
 
 /** Every catalogue code whose HTTP status is `status`. */
 export function codesForStatus(status: number): ErrorCode[] {
   return (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).filter((code) => ERROR_CATALOGUE[code].status === status);
 }
 
-/** `{success: false, code, message, errors?}` for the codes of one status. */
+/** `{success: false, code, message, errors?}` for the codes of one status (a shared component, `Error<status>`). */
 export function errorEnvelope(status: number): TSchema {
   const codes = codesForStatus(status);
   if (codes.length === 0) throw new Error(`No catalogue code answers ${status}`);
-  return Type.Object(
+  return sharedSchema(`Error${status}`, Type.Object(
     {
       success: Type.Literal(false),
       code: Type.Unsafe<ErrorCode>({ type: 'string', enum: codes }),
@@ -23,8 +24,11 @@ export function errorEnvelope(status: number): TSchema {
       errors: Type.Optional(Type.Unknown({ description: 'Details of the refusal, when there are any (for example the messages of a rejected file).' })),
     },
     { additionalProperties: false, description: `Refused: ${codes.join(', ')}.` },
-  );
+  ));
 }
+
+// Every status of the catalogue is a component from the start, whichever routes use it.
+for (const status of new Set(Object.values(ERROR_CATALOGUE).map((entry) => entry.status))) errorEnvelope(status);
 
 /** Error responses by status, for a route's `response` map. */
 export function errorResponses(...statuses: readonly number[]): Record<number, TSchema> {

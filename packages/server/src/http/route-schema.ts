@@ -37,6 +37,23 @@ export interface RouteSchema {
 }
 
 const documented = new WeakSet<object>();
+const shared = new Map<string, TSchema>();
+
+/**
+ * A schema many routes share (the error envelopes, the manifest, the submit object): kept once,
+ * as a component of the document, and referenced by `$ref` from each route.
+ */
+export function sharedSchema(id: string, schema: TSchema): TSchema {
+  const existing = shared.get(id);
+  if (existing && existing !== schema && JSON.stringify(existing) !== JSON.stringify({ ...schema, $id: id })) throw new Error(`Two shared schemas are named ${id}`);
+  shared.set(id, { ...schema, $id: id });
+  return Type.Unsafe({ $ref: `${id}#` });
+}
+
+/** Every shared schema, for fastify.addSchema (the document) and the strict check's ajv. */
+export function sharedSchemas(): readonly TSchema[] {
+  return [...shared.values()];
+}
 
 /** Marks a schema as documentation only (see the header) and returns it. */
 export function routeSchema(schema: RouteSchema): RouteSchema {

@@ -41,6 +41,8 @@ export function swaggerOptions(config: Config): SwaggerOptions {
         { name: 'meta', description: 'This document' },
       ],
     },
+    // Components are named by their $id (Error400, Manifest, SubmitObject), not def-0, def-1.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     // HEAD mirrors every GET; documenting it twice says nothing new.
     exposeHeadRoutes: false,
     transform: ({ schema, url, route }) => {

@@ -8,10 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { SvcError } from '@svc/core';
 import type { Config } from '../config/config-schema.js';
-import { isRouteSchema } from '../http/route-schema.js';
+import { isRouteSchema, sharedSchemas } from '../http/route-schema.js';
 import { registerDocsPage } from './openapi-docs-page.js';
 import { swaggerOptions } from './openapi-document.js';
-import { OPENAPI_PATH } from './openapi-exclusions.js';
+import { isExcludedRoute, OPENAPI_PATH } from './openapi-exclusions.js';
 import { openapiDocumentSchema } from './openapi-schemas.js';
 import { installStrictCheck, isStrictOpenapi } from './openapi-strict.js';
 
@@ -19,13 +19,37 @@ import { installStrictCheck, isStrictOpenapi } from './openapi-strict.js';
 const acceptAnything = () => () => true;
 const serializeAsIs = () => (data: unknown) => JSON.stringify(data);
 
+/** A route as registered, for the test that holds the document against fastify's own list. */
+export interface RegisteredRoute {
+  readonly method: string;
+  readonly url: string;
+  /** Its schema was made by routeSchema. */
+  readonly documented: boolean;
+  /** Left out of the document on purpose (openapi-exclusions.ts). */
+  readonly excluded: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered after the openapi room, which app.ts registers before all others. */
+    readonly registeredRoutes: readonly RegisteredRoute[];
+  }
+}
+
 export async function registerOpenapi(app: FastifyInstance, config: Config): Promise<void> {
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, documented: isRouteSchema(route.schema), excluded: isExcludedRoute(method, route.url) });
+    }
     // Only schemas made by routeSchema: mercurius's own routes rely on fastify validating theirs.
     if (!isRouteSchema(route.schema)) return;
     route.validatorCompiler = acceptAnything;
     route.serializerCompiler = serializeAsIs;
   });
+  // Shared schemas become the document's components; routes refer to them by $ref.
+  for (const schema of sharedSchemas()) app.addSchema(schema);
   await app.register(swagger, swaggerOptions(config));
   if (isStrictOpenapi()) installStrictCheck(app);
   // Public and the same for everyone (no secrets, no per-request servers): a cache may keep it.

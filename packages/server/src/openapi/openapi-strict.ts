@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import { createAjv2020 } from '../http/ajv-factory.js';
-import { isRouteSchema, type ResponseSchema, type RouteSchema } from '../http/route-schema.js';
+import { isRouteSchema, sharedSchemas, type ResponseSchema, type RouteSchema } from '../http/route-schema.js';
 import { isExcludedRoute } from './openapi-exclusions.js';
 
 export const STRICT_ENV = 'SVC_OPENAPI_STRICT';
@@ -22,9 +22,14 @@ export function isStrictOpenapi(env: Readonly<Record<string, string | undefined>
 const ajv = createAjv2020();
 const compiled = new WeakMap<object, ValidateFunction>();
 
+function addSharedSchemas(): void {
+  for (const schema of sharedSchemas()) if (!ajv.getSchema(schema.$id as string)) ajv.addSchema(schema);
+}
+
 function validatorOf(schema: TSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
+    addSharedSchemas();
     validate = ajv.compile(schema);
     compiled.set(schema, validate);
   }
@@ -117,6 +122,7 @@ function replaceWithDrift(request: FastifyRequest, reply: FastifyReply, payload:
 
 /** Installs the check on every route registered after it (call before the routes). */
 export function installStrictCheck(app: FastifyInstance): void {
+  addSharedSchemas();
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url;
     // No route matched (404/405 from the not-found handler): nothing is documented for it.

@@ -1,9 +1,9 @@
 /** The profile routes (contract §9) as JSON Schema, for the OpenAPI document (issue #16). */
 import { Type } from '@sinclair/typebox';
 import { BODY_ERRORS, errorResponses, GUARDED_ERRORS } from '../http/error-schemas.js';
-import { dataEnvelope, pathParams, routeSchema } from '../http/route-schema.js';
+import { dataEnvelope, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
 import { ManifestData } from '../forms/manifest-schemas.js';
-import { SUBMIT_ERRORS, submitResponses, SubmitRequestBody } from '../submissions/submit-schemas.js';
+import { SUBMIT_ERRORS, submitResponses, SubmitRequestRef } from '../submissions/submit-schemas.js';
 
 const params = pathParams({ profile: 'The profile name.' });
 const authorization = Type.Object({ authorization: Type.Optional(Type.String({ description: 'Bearer <login token> for a profile that requires authentication.' })) });
@@ -25,7 +25,7 @@ export const profileManifestSchema = routeSchema({
   params,
   headers: authorization,
   querystring: Type.Object({ token: Type.Optional(Type.String({ description: 'A signed link token.' })) }, { additionalProperties: Type.String({ description: 'A profile property.' }) }),
-  response: { 200: dataEnvelope(ProfileManifest), ...errorResponses(...PROFILE_ERRORS, ...GUARDED_ERRORS) },
+  response: { 200: dataEnvelope(sharedSchema('ProfileManifest', ProfileManifest)), ...errorResponses(...PROFILE_ERRORS, ...GUARDED_ERRORS) },
 });
 
 export const profileSubmitSchema = routeSchema({
@@ -37,7 +37,7 @@ export const profileSubmitSchema = routeSchema({
   querystring: Type.Object({ token: Type.Optional(Type.String()) }),
   body: {
     content: {
-      'application/json': { schema: SubmitRequestBody },
+      'application/json': { schema: SubmitRequestRef },
       'multipart/form-data': { schema: Type.Object({ _svc: Type.String(), SVC_CSRF_TOKEN: Type.Optional(Type.String()) }) },
     },
   },

@@ -4,7 +4,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { BODY_ERRORS, errorEnvelope, errorResponses, GUARDED_ERRORS, LIMITED_ERRORS } from '../http/error-schemas.js';
-import { pathParams, routeSchema } from '../http/route-schema.js';
+import { pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
 import { FORM_HANDLE } from '../forms/manifest-schemas.js';
 import { INTENTS } from './submit-request.js';
 
@@ -45,7 +45,7 @@ export const SubmitRequestBody = Type.Object(
   { additionalProperties: false, description: 'JSON, or the same as the multipart field `_svc` with files in parts named by field handle.' },
 );
 
-export const SubmitObject = Type.Object(
+export const SubmitObject = sharedSchema('SubmitObject', Type.Object(
   {
     success: Type.Boolean(),
     status: Type.Unsafe<string>({
@@ -63,7 +63,10 @@ export const SubmitObject = Type.Object(
     warnings: Type.Array(Type.String()),
   },
   { additionalProperties: false, description: 'The submit object (contract §4).' },
-);
+));
+
+/** The submit request as a component of the document. */
+export const SubmitRequestRef = sharedSchema('SubmitRequest', SubmitRequestBody);
 
 /** What a submit answers beside its refusals: the object at 200 and 422, and at 429 either it (limit_reached) or RATE_LIMITED. */
 export function submitResponses(...errorStatuses: readonly number[]): Record<number, TSchema> {
@@ -89,7 +92,7 @@ export const submitSchema = routeSchema({
   }),
   body: {
     content: {
-      'application/json': { schema: SubmitRequestBody },
+      'application/json': { schema: SubmitRequestRef },
       'multipart/form-data': { schema: Type.Object({ _svc: Type.String({ description: 'The JSON request.' }), SVC_CSRF_TOKEN: Type.Optional(Type.String()) }) },
     },
   },
