@@ -3,16 +3,19 @@
  * the official Stripe extension calls them.
  */
 import { Type } from '@sinclair/typebox';
-import { BODY_ERRORS, errorResponses, GUARDED_ERRORS, LIMITED_ERRORS } from '../http/error-schemas.js';
+import { BODY_ERRORS, errorEnvelope, errorResponses, GUARDED_ERRORS, LIMITED_ERRORS } from '../http/error-schemas.js';
 import { emptyResponse, htmlResponse, metaOf, pathParams, routeSchema } from '../http/route-schema.js';
 import { FORM_HANDLE } from '../forms/manifest-schemas.js';
 import { SubmitObject, SubmitRequestBody } from '../submissions/submit-schemas.js';
 
 const PAYMENT_ERRORS = [...BODY_ERRORS, ...GUARDED_ERRORS, ...LIMITED_ERRORS, 422, 502] as const;
 
+// null counts as absent for both keys (the service reads them with ??).
 const IntentBody = Type.Object({
-  values: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'The form values the amount is computed from.' })),
-  integration: Type.Optional(Type.String({ description: "The payment field's integration token from the manifest (or the FF-STRIPE-INTEGRATION header)." })),
+  values: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'The form values the amount is computed from.' })),
+  integration: Type.Optional(
+    Type.Union([Type.String(), Type.Null()], { description: "The payment field's integration token from the manifest (or the FF-STRIPE-INTEGRATION header)." }),
+  ),
 });
 const intentHeaders = Type.Object({
   'x-csrf-token': Type.Optional(Type.String()),
@@ -58,7 +61,7 @@ export const paymentCheckpointSchema = routeSchema({
       Type.Object({ success: Type.Literal(true), data: Type.Object({ paymentIntentId: Type.String() }), meta: metaOf() }, { additionalProperties: false }),
       SubmitObject,
     ]),
-    422: SubmitObject,
+    422: Type.Union([SubmitObject, errorEnvelope(422)], { description: 'Refused values (the submit object) or a payment amount that is not valid.' }),
     ...errorResponses(...PAYMENT_ERRORS.filter((status) => status !== 422)),
   },
 });
@@ -89,6 +92,6 @@ export const paymentWebhookSchema = routeSchema({
   body: { content: { 'application/json': { schema: Type.Object({}, { description: 'A Stripe event.' }) } } },
   response: {
     200: Type.Object({ received: Type.Literal(true), handled: Type.Unsafe<string>({ type: 'string', enum: ['ignored', 'recorded', 'replayed'] }) }, { additionalProperties: false }),
-    ...errorResponses(400, 413, 500, 502, 503),
+    ...errorResponses(400, 413, 415, 500, 502, 503),
   },
 });

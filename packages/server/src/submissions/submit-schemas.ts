@@ -40,7 +40,8 @@ export const SubmitRequestBody = Type.Object(
         }),
       ),
     ),
-    properties: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "A profile's properties (contract §9)." })),
+    // Taken on every submit route, read only by a profile's (which refuses a non-object itself).
+    properties: Type.Optional(Type.Unknown({ description: "A profile's properties (contract §9): an object on a profile submit, ignored elsewhere." })),
   },
   { additionalProperties: false, description: 'JSON, or the same as the multipart field `_svc` with files in parts named by field handle.' },
 );
@@ -68,12 +69,12 @@ export const SubmitObject = sharedSchema('SubmitObject', Type.Object(
 /** The submit request as a component of the document. */
 export const SubmitRequestRef = sharedSchema('SubmitRequest', SubmitRequestBody);
 
-/** What a submit answers beside its refusals: the object at 200 and 422, and at 429 either it (limit_reached) or RATE_LIMITED. */
+/** What a submit answers: the object at 200, and at 422 and 429 either it or the catalogue's refusal of that status. */
 export function submitResponses(...errorStatuses: readonly number[]): Record<number, TSchema> {
   return {
     ...errorResponses(...errorStatuses.filter((status) => status !== 429)),
     200: SubmitObject,
-    422: SubmitObject,
+    422: Type.Union([SubmitObject, errorEnvelope(422)], { description: 'Refused values (the submit object) or a payment amount that is not valid (PAYMENT_AMOUNT_INVALID).' }),
     429: Type.Union([SubmitObject, errorEnvelope(429)], { description: 'The form\'s submission limit (`limit_reached`) or the rate limit (RATE_LIMITED).' }),
   };
 }
