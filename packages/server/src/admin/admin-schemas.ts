@@ -5,7 +5,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { BODY_ERRORS, errorResponses } from '../http/error-schemas.js';
-import { dataEnvelope, metaOf, pathParams, routeSchema } from '../http/route-schema.js';
+import { dataEnvelope, described, metaOf, pathParams, routeSchema } from '../http/route-schema.js';
 import { FORM_HANDLE } from '../forms/manifest-schemas.js';
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -80,6 +80,34 @@ const SubmissionDetail = Type.Object(
   { additionalProperties: false },
 );
 
+const DeadDelivery = Type.Object(
+  {
+    id: Type.Integer(),
+    form: Type.String(),
+    submissionId: Nullable(Type.Integer()),
+    kind: Type.String(),
+    destination: Type.String(),
+    attempts: Type.Integer(),
+    lastError: Nullable(Type.String()),
+    deadAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+const AuditEntry = Type.Object(
+  {
+    id: Type.Integer(),
+    at: Type.String(),
+    actor: Type.String(),
+    action: Type.String(),
+    form: Nullable(Type.String()),
+    target: Nullable(Type.String()),
+    detail: Type.Record(Type.String(), Type.Unknown()),
+    ip: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
 const filterQuery = {
   status: Type.Optional(Type.String({ description: 'A configured status handle.' })),
   spam: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: ['true', 'false', 'all'], default: 'false' })),
@@ -94,7 +122,7 @@ export const adminFormsSchema = routeSchema({
   summary: 'The forms the key may read, with submission counts',
   tags: ['admin'],
   security,
-  response: { 200: dataEnvelope(Type.Array(FormSummary)), ...errorResponses(...ADMIN_ERRORS) },
+  response: { 200: described('The forms with their counts.', dataEnvelope(Type.Array(FormSummary))), ...errorResponses(...ADMIN_ERRORS) },
 });
 
 export const adminSubmissionsSchema = routeSchema({
@@ -106,7 +134,7 @@ export const adminSubmissionsSchema = routeSchema({
     { ...filterQuery, limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: '1 to 200 (default 50).' })), cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page.' })) },
     { additionalProperties: false },
   ),
-  response: { 200: Page(SubmissionItem), ...errorResponses(...ADMIN_ERRORS) },
+  response: { 200: described('A page of submissions; meta.nextCursor names the next.', Page(SubmissionItem)), ...errorResponses(...ADMIN_ERRORS) },
 });
 
 export const adminSubmissionSchema = routeSchema({
@@ -114,7 +142,7 @@ export const adminSubmissionSchema = routeSchema({
   tags: ['admin'],
   security,
   params: submissionId,
-  response: { 200: dataEnvelope(SubmissionDetail), ...errorResponses(...ADMIN_ERRORS) },
+  response: { 200: described('The submission.', dataEnvelope(SubmissionDetail)), ...errorResponses(...ADMIN_ERRORS) },
 });
 
 export const adminUpdateSubmissionSchema = routeSchema({
@@ -124,7 +152,7 @@ export const adminUpdateSubmissionSchema = routeSchema({
   security,
   params: submissionId,
   body: Type.Object({ status: Type.Optional(Type.String()), isSpam: Type.Optional(Type.Boolean()) }, { additionalProperties: false, minProperties: 1 }),
-  response: { 200: dataEnvelope(SubmissionDetail), ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS) },
+  response: { 200: described('The submission as it is now.', dataEnvelope(SubmissionDetail)), ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS) },
 });
 
 export const adminDeleteSubmissionSchema = routeSchema({
@@ -133,7 +161,7 @@ export const adminDeleteSubmissionSchema = routeSchema({
   security,
   params: submissionId,
   response: {
-    200: dataEnvelope(Type.Object({ id: Type.Integer(), files: Type.Integer(), deleted: Type.Literal(true) }, { additionalProperties: false })),
+    200: described('Deleted, with how many files went with it.', dataEnvelope(Type.Object({ id: Type.Integer(), files: Type.Integer(), deleted: Type.Literal(true) }, { additionalProperties: false }))),
     ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS),
   },
 });
@@ -144,7 +172,7 @@ export const adminResendSchema = routeSchema({
   security,
   params: pathParams({ id: 'The delivery id.' }),
   response: {
-    200: dataEnvelope(Type.Object({ id: Type.Integer(), queued: Type.Literal(true) }, { additionalProperties: false })),
+    200: described('Queued again.', dataEnvelope(Type.Object({ id: Type.Integer(), queued: Type.Literal(true) }, { additionalProperties: false }))),
     ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS),
   },
 });
@@ -154,23 +182,7 @@ export const adminDeadDeliveriesSchema = routeSchema({
   tags: ['admin'],
   security,
   response: {
-    200: dataEnvelope(
-      Type.Array(
-        Type.Object(
-          {
-            id: Type.Integer(),
-            form: Type.String(),
-            submissionId: Nullable(Type.Integer()),
-            kind: Type.String(),
-            destination: Type.String(),
-            attempts: Type.Integer(),
-            lastError: Nullable(Type.String()),
-            deadAt: Type.String(),
-          },
-          { additionalProperties: false },
-        ),
-      ),
-    ),
+    200: described('The dead deliveries.', dataEnvelope(Type.Array(DeadDelivery))),
     ...errorResponses(...ADMIN_ERRORS),
   },
 });
@@ -184,21 +196,7 @@ export const adminAuditSchema = routeSchema({
     before: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'Entries older than this id (nextCursor).' })),
   }),
   response: {
-    200: Page(
-      Type.Object(
-        {
-          id: Type.Integer(),
-          at: Type.String(),
-          actor: Type.String(),
-          action: Type.String(),
-          form: Nullable(Type.String()),
-          target: Nullable(Type.String()),
-          detail: Type.Record(Type.String(), Type.Unknown()),
-          ip: Nullable(Type.String()),
-        },
-        { additionalProperties: false },
-      ),
-    ),
+    200: described('A page of entries; meta.nextCursor is the `before` of the next.', Page(AuditEntry)),
     ...errorResponses(...ADMIN_ERRORS),
   },
 });

@@ -5,7 +5,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { errorEnvelope, errorResponses, GUARDED_ERRORS } from '../http/error-schemas.js';
-import { emptyResponse, jsonOrHtml, pathParams, routeSchema, type ResponseSchema } from '../http/route-schema.js';
+import { described, emptyResponse, jsonOrHtml, pathParams, type ResponseSchema, routeSchema } from '../http/route-schema.js';
 import { FORM_HANDLE, ManifestField } from '../forms/manifest-schemas.js';
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -71,14 +71,14 @@ export const classicPropertiesSchema = routeSchema({
       flash: Type.Optional(Type.String({ description: 'The svc_flash key a post sent the browser back with.' })),
       returnUrl: Type.Optional(Type.String({ description: 'Where the finished form may send the browser (an origin the form allows).' })),
     }),
-    response: { 200: Properties, ...errorResponses(400, ...GUARDED_ERRORS) },
+    response: { 200: described('The properties, never cached (they carry per-visitor parts).', Properties), ...errorResponses(400, ...GUARDED_ERRORS) },
   });
 
 export const classicSessionSchema = routeSchema({
   summary: 'Only the per-visitor parts, for a page cached with the rest',
   tags: ['classic'],
   params: pathParams(FORM_HANDLE),
-  response: { 200: VisitorParts, ...errorResponses(...GUARDED_ERRORS) },
+  response: { 200: described('The per-visitor parts.', VisitorParts), ...errorResponses(...GUARDED_ERRORS) },
 });
 
 const ClassicAnswer = Type.Object(

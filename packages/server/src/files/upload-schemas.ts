@@ -1,7 +1,7 @@
 /** The drag-and-drop upload routes (contract §7) as JSON Schema, for the OpenAPI document (issue #16). */
 import { Type } from '@sinclair/typebox';
 import { BODY_ERRORS, errorResponses, GUARDED_ERRORS, LIMITED_ERRORS } from '../http/error-schemas.js';
-import { metaOf, pathParams, routeSchema } from '../http/route-schema.js';
+import { described, metaOf, pathParams, routeSchema } from '../http/route-schema.js';
 
 const params = pathParams({ handle: 'The form handle.', field: 'The handle of a file field.' });
 const uploadToken = Type.Object({
@@ -17,14 +17,14 @@ export const uploadSchema = routeSchema({
   headers: uploadToken,
   body: { content: { 'multipart/form-data': { schema: Type.Object({ SVC_CSRF_TOKEN: Type.Optional(Type.String()) }, { description: 'And one file part named by the field handle.' }) } } },
   response: {
-    200: Type.Object(
+    200: described('Stored: name the id in the submit, with the same upload token.', Type.Object(
       {
         success: Type.Literal(true),
         data: Type.Object({ id: Type.String(), name: Type.String(), extension: Type.String(), size: Type.Integer() }, { additionalProperties: false }),
         meta: metaOf({ uploadToken: Type.String() }),
       },
       { additionalProperties: false },
-    ),
+    )),
     ...errorResponses(...ERRORS),
   },
 });
@@ -38,5 +38,5 @@ export const uploadDeleteSchema = routeSchema({
   params,
   headers: uploadToken,
   body: { content: { 'application/json': { schema: DeleteBody }, 'multipart/form-data': { schema: DeleteBody } } },
-  response: { 200: Type.Object({ success: Type.Literal(true) }, { additionalProperties: false }), ...errorResponses(...ERRORS) },
+  response: { 200: described('Removed.', Type.Object({ success: Type.Literal(true) }, { additionalProperties: false })), ...errorResponses(...ERRORS) },
 });

@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { errorResponses, GUARDED_ERRORS } from '../http/error-schemas.js';
-import { dataEnvelope, emptyResponse, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
+import { dataEnvelope, described, emptyResponse, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Endpoint = Type.Object({ method: Type.String(), url: Type.String() });
@@ -92,7 +92,7 @@ export const manifestSchema = routeSchema({
   params: pathParams(FORM_HANDLE),
   headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
   response: {
-    200: dataEnvelope(sharedSchema('Manifest', ManifestData)),
+    200: described('The manifest.', dataEnvelope(sharedSchema('Manifest', ManifestData))),
     304: emptyResponse('Not modified: the ETag still matches.'),
     ...errorResponses(...GUARDED_ERRORS),
   },

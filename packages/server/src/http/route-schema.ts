@@ -97,3 +97,8 @@ export function metaOf(extra: Record<string, TSchema> = {}): TSchema {
 export function dataEnvelope(data: TSchema, meta: TSchema = metaOf()): TSchema {
   return Type.Object({ success: Type.Literal(true), data, meta }, { additionalProperties: false });
 }
+
+/** The schema with the sentence the document shows for its response. */
+export function described(description: string, schema: TSchema): TSchema {
+  return { ...schema, description };
+}

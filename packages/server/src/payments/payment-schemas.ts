@@ -4,7 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { BODY_ERRORS, errorEnvelope, errorResponses, GUARDED_ERRORS, LIMITED_ERRORS } from '../http/error-schemas.js';
-import { emptyResponse, htmlResponse, metaOf, pathParams, routeSchema } from '../http/route-schema.js';
+import { described, emptyResponse, htmlResponse, metaOf, pathParams, routeSchema } from '../http/route-schema.js';
 import { FORM_HANDLE } from '../forms/manifest-schemas.js';
 import { SubmitObject, SubmitRequestBody } from '../submissions/submit-schemas.js';
 
@@ -29,10 +29,10 @@ export const paymentIntentSchema = routeSchema({
   headers: intentHeaders,
   body: IntentBody,
   response: {
-    201: Type.Object(
+    201: described('The intent: id and client secret at the top, as Freeform answers.', Type.Object(
       { success: Type.Literal(true), id: Type.String(), secret: Type.String({ description: 'The client secret Stripe.js confirms with.' }), amount: Type.Integer(), currency: Type.String() },
       { additionalProperties: false },
-    ),
+    )),
     ...errorResponses(...PAYMENT_ERRORS),
   },
 });
@@ -44,7 +44,7 @@ export const paymentAmountSchema = routeSchema({
   headers: intentHeaders,
   body: IntentBody,
   response: {
-    200: Type.Object({ success: Type.Literal(true), id: Type.String(), amount: Type.Integer(), currency: Type.String() }, { additionalProperties: false }),
+    200: described('Updated (no client secret: the card need not be entered again).', Type.Object({ success: Type.Literal(true), id: Type.String(), amount: Type.Integer(), currency: Type.String() }, { additionalProperties: false })),
     ...errorResponses(...PAYMENT_ERRORS),
   },
 });
@@ -60,7 +60,7 @@ export const paymentCheckpointSchema = routeSchema({
     200: Type.Union([
       Type.Object({ success: Type.Literal(true), data: Type.Object({ paymentIntentId: Type.String() }), meta: metaOf() }, { additionalProperties: false }),
       SubmitObject,
-    ]),
+    ], { description: 'Checked and held until the payment completes; or the submit object of a refusal answered 200.' }),
     422: Type.Union([SubmitObject, errorEnvelope(422)], { description: 'Refused values (the submit object) or a payment amount that is not valid.' }),
     ...errorResponses(...PAYMENT_ERRORS.filter((status) => status !== 422)),
   },
@@ -91,7 +91,7 @@ export const paymentWebhookSchema = routeSchema({
   headers: Type.Object({ 'stripe-signature': Type.String() }),
   body: { content: { 'application/json': { schema: Type.Object({}, { description: 'A Stripe event.' }) } } },
   response: {
-    200: Type.Object({ received: Type.Literal(true), handled: Type.Unsafe<string>({ type: 'string', enum: ['ignored', 'recorded', 'replayed'] }) }, { additionalProperties: false }),
+    200: described('Received (every authentic event, handled or not).', Type.Object({ received: Type.Literal(true), handled: Type.Unsafe<string>({ type: 'string', enum: ['ignored', 'recorded', 'replayed'] }) }, { additionalProperties: false })),
     ...errorResponses(400, 413, 415, 500, 502, 503),
   },
 });

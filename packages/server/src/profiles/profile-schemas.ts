@@ -1,7 +1,7 @@
 /** The profile routes (contract §9) as JSON Schema, for the OpenAPI document (issue #16). */
 import { Type } from '@sinclair/typebox';
 import { BODY_ERRORS, errorResponses, GUARDED_ERRORS } from '../http/error-schemas.js';
-import { dataEnvelope, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
+import { dataEnvelope, described, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
 import { ManifestData } from '../forms/manifest-schemas.js';
 import { SUBMIT_ERRORS, submitResponses, SubmitRequestRef } from '../submissions/submit-schemas.js';
 
@@ -25,7 +25,7 @@ export const profileManifestSchema = routeSchema({
   params,
   headers: authorization,
   querystring: Type.Object({ token: Type.Optional(Type.String({ description: 'A signed link token.' })) }, { additionalProperties: Type.String({ description: 'A profile property.' }) }),
-  response: { 200: dataEnvelope(sharedSchema('ProfileManifest', ProfileManifest)), ...errorResponses(...PROFILE_ERRORS, ...GUARDED_ERRORS) },
+  response: { 200: described('The contextual manifest.', dataEnvelope(sharedSchema('ProfileManifest', ProfileManifest))), ...errorResponses(...PROFILE_ERRORS, ...GUARDED_ERRORS) },
 });
 
 export const profileSubmitSchema = routeSchema({
@@ -60,7 +60,7 @@ export const profileLinkSchema = routeSchema({
     },
   ),
   response: {
-    201: dataEnvelope(Type.Object({ token: Type.String(), link: Type.Union([Type.String(), Type.Null()]), expiresAt: Type.String({ format: 'date-time' }) }, { additionalProperties: false })),
+    201: described('The token, and the link made from linkTemplate (or null).', dataEnvelope(Type.Object({ token: Type.String(), link: Type.Union([Type.String(), Type.Null()]), expiresAt: Type.String({ format: 'date-time' }) }, { additionalProperties: false }))),
     ...errorResponses(...BODY_ERRORS, 401, 403, 404, 500),
   },
 });

@@ -4,7 +4,7 @@
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { BODY_ERRORS, errorEnvelope, errorResponses, GUARDED_ERRORS, LIMITED_ERRORS } from '../http/error-schemas.js';
-import { pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
+import { described, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
 import { FORM_HANDLE } from '../forms/manifest-schemas.js';
 import { INTENTS } from './submit-request.js';
 
@@ -73,7 +73,7 @@ export const SubmitRequestRef = sharedSchema('SubmitRequest', SubmitRequestBody)
 export function submitResponses(...errorStatuses: readonly number[]): Record<number, TSchema> {
   return {
     ...errorResponses(...errorStatuses.filter((status) => status !== 429)),
-    200: SubmitObject,
+    200: described('Done: submitted, page valid, validated or draft saved (see status).', SubmitObject),
     422: Type.Union([SubmitObject, errorEnvelope(422)], { description: 'Refused values (the submit object) or a payment amount that is not valid (PAYMENT_AMOUNT_INVALID).' }),
     429: Type.Union([SubmitObject, errorEnvelope(429)], { description: 'The form\'s submission limit (`limit_reached`) or the rate limit (RATE_LIMITED).' }),
   };
