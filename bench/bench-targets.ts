@@ -151,6 +151,8 @@ async function main(): Promise<void> {
     await migrateToLatest(handle);
     await handle.close();
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // The bench drops its scratch database while this process is being stopped; idle clients hear it.
+    pool.on('error', () => undefined);
     const form = await pool.query<{ id: number }>(`INSERT INTO svc_forms (uid, handle, hash, version, created_at, updated_at) VALUES ('fb', 'baseline', 'h', 'v', '', '') RETURNING id`);
     const formId = form.rows[0]?.id;
     const insert = `INSERT INTO svc_submissions (uid, form_id, token_hash, title, status, is_spam, spam_reasons, ip, "values",
