@@ -54,9 +54,13 @@ export async function registerDocsPage(app: FastifyInstance, headlessEnabled: bo
       configuration: {
         url: OPENAPI_PATH,
         pageTitle: 'svc API reference',
-        // Offline and self-contained: no web fonts, no "open in client" link to an online app.
+        // Offline and self-contained: no web fonts, and none of the controls that reach Scalar's
+        // online services (its API client, AI agent, MCP generator, developer toolbar).
         withDefaultFonts: false,
         hideClientButton: true,
+        agent: { disabled: true },
+        mcp: { disabled: true },
+        showDeveloperTools: 'never',
       },
     });
   });
