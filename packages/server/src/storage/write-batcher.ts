@@ -70,8 +70,14 @@ export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): 
     run<T>(write: Write<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-        // Writes arriving while a batch commits join the next one; an idle batcher starts at once.
-        if (!running) void flush();
+        // better-sqlite3 is synchronous, so a batch started at once would commit before any other
+        // request's callback ran and every batch would hold one write. An idle batcher waits for
+        // the end of this turn of the event loop, so the writes of every request read in it share
+        // one commit; writes arriving while a batch commits join the next one.
+        if (!running) {
+          running = true;
+          setImmediate(() => void flush());
+        }
       });
     },
   };
