@@ -43,6 +43,9 @@ function benchConfig(extra: Record<string, unknown> = {}) {
       forms: { dir: resolve(import.meta.dirname, '../examples/forms') },
       log: { level: 'silent' },
       rateLimit: { enabled: false },
+      // The paced driver opens a connection for every request a stall leaves waiting, all from one
+      // address: the per-address cap is for a client's many addresses' share, not a bench's.
+      server: { maxConnectionsPerClient: 0 },
       deliveries: { enabled: false },
       ...extra,
     },
