@@ -5,9 +5,9 @@
  * in the bucket, and deleting the submission or purging an unattached upload removes the object.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { createDiskFileStore } from '../src/files/disk-file-store.js';
@@ -251,19 +251,20 @@ describe.each(ADAPTERS)('file store contract: $name', (adapter) => {
       expect(filesUnder(h.dir as string).filter((path) => path.endsWith('.part'))).toEqual([]);
     });
 
-    it('adopts a complete local file by moving it: the bytes are stored and the source is gone', async () => {
+    it('creates a new file in place for a key: written and closed, it is the stored object; a directory removed behind its back is made again', async () => {
       const key = freshKey();
-      const source = join(mkdtempSync(join(tmpdir(), 'svc-adopt-')), 'spooled.upload');
       const bytes = randomBytes(70_000);
-      writeFileSync(source, bytes);
-      await h.store.adopt?.(key, source);
-      expect(existsSync(source)).toBe(false);
+      const handle = await h.store.create?.(key);
+      if (!handle) throw new Error('the disk store creates files in place');
+      await handle.writeFile(bytes);
+      await handle.close();
       expect(await bytesOf(await h.store.get(key))).toEqual(bytes);
-      // A directory removed behind the store's back is made again.
+      // A fresh name only: an existing key is never overwritten.
+      await expect(h.store.create?.(key)).rejects.toMatchObject({ code: 'EEXIST' });
       rmSync(join(h.dir as string, key.split('/')[0] as string), { recursive: true });
-      const again = join(dirname(source), 'again.upload');
-      writeFileSync(again, bytes);
-      await h.store.adopt?.(key, again);
+      const again = await h.store.create?.(key);
+      await again?.writeFile(bytes);
+      await again?.close();
       expect(await bytesOf(await h.store.get(key))).toEqual(bytes);
     });
   }

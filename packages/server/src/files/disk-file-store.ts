@@ -1,6 +1,6 @@
 /** FileStore on the local disk: one file per key under `dir`, written whole or not at all. */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
@@ -16,15 +16,15 @@ export function createDiskFileStore(dir: string): FileStore {
     made.add(parent);
   };
   /** Runs `write` in the key's directory; re-creates it once if it vanished since it was made. */
-  const inDir = async (path: string, write: () => Promise<void>) => {
+  const inDir = async <T>(path: string, write: () => Promise<T>): Promise<T> => {
     await ensureDir(path);
     try {
-      await write();
+      return await write();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       made.delete(dirname(path));
       await ensureDir(path);
-      await write();
+      return write();
     }
   };
   const pathOf = (key: string) => {
@@ -46,23 +46,9 @@ export function createDiskFileStore(dir: string): FileStore {
         throw error;
       }
     },
-    async adopt(key, source) {
+    create(key) {
       const path = pathOf(key);
-      try {
-        await inDir(path, () => rename(source, path));
-      } catch (error) {
-        // Another file system (files.dir elsewhere than dataDir): copy beside, then rename.
-        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-        const partial = `${path}.${randomBytes(6).toString('hex')}.part`;
-        try {
-          await copyFile(source, partial);
-          await rename(partial, path);
-        } catch (copyError) {
-          await rm(partial, { force: true });
-          throw copyError;
-        }
-        await rm(source, { force: true });
-      }
+      return inDir(path, () => open(path, 'wx', 0o600));
     },
     async get(key) {
       const path = pathOf(key);

@@ -3,6 +3,7 @@
  * server (see upload-service.ts), so no client string ever becomes a path or an object key.
  * Adapters: disk-file-store.ts (default, under the data directory) and s3-file-store.ts.
  */
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 export interface FileStore {
@@ -10,10 +11,13 @@ export interface FileStore {
   /** Stores `body` under `key`, replacing nothing: keys are fresh random names. */
   put(key: string, body: Readable, info: { readonly size: number; readonly contentType: string }): Promise<void>;
   /**
-   * Optional fast path for a complete local file: store it under `key` by moving it (the file is
-   * gone afterwards). The disk adapter renames instead of copying; adapters without it get `put`.
+   * Optional fast path for a store on the local disk: a new, empty file opened for writing at
+   * `key`'s place (its directory made), so an upload is written where it stays instead of being
+   * spooled and moved (issue #17). The file is the stored object once the caller has written and
+   * closed it; nothing reads `key` before then, because only the upload row written after it
+   * names the key. Adapters without it get `put` from a spool file.
    */
-  adopt?(key: string, path: string): Promise<void>;
+  create?(key: string): Promise<FileHandle>;
   /** The stored bytes, or null when nothing is stored under `key`. */
   get(key: string): Promise<Readable | null>;
   /** Removes `key`; a key that is already gone is not an error (deletes are retried by the purge). */

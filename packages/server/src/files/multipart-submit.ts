@@ -149,7 +149,7 @@ async function readParts(
       refuse(slot.handle, FIELD_MESSAGES.tooManyFiles(target.maxCount));
       continue;
     }
-    const result = await ctx.uploads.receive(form as Form, target, { stream: part.file, filename: part.filename }, owner);
+    const result = await ctx.uploads.receive(form as Form, target, { stream: part.file, filename: part.filename }, owner, { digest: true });
     if (!result.ok) {
       refuse(slot.handle, result.message);
       continue;

@@ -1,14 +1,13 @@
 /**
- * Receives one file stream: counts bytes as they arrive, sniffs the first SNIFF_BYTES, and spools
- * to a private temporary file, so the whole file is never held in memory and a file that breaks a
- * rule is dropped as soon as it does. The stream is always read to its end (multipart parts
- * follow each other in one body), but nothing past a broken rule is written anywhere.
+ * Receives one file stream: counts bytes as they arrive, sniffs the first SNIFF_BYTES, and only
+ * then opens the file it writes to (where, the caller decides from what was sniffed: the store's
+ * own place for the file, or a private spool file), so no more than the head is held in memory, a
+ * refused kind writes nothing, and a file that breaks a rule later is removed as soon as it does.
+ * The stream is always read to its end (multipart parts follow each other in one body), but
+ * nothing past a broken rule is written anywhere.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { once } from 'node:events';
-import { join } from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { SNIFF_BYTES, sniffFile, type FileKind, type Sniffed } from './file-kinds.js';
 
@@ -21,32 +20,61 @@ export interface UploadRules {
 export type Refusal = 'too_large' | 'kind' | 'empty';
 
 export type Spooled =
-  | { readonly ok: true; readonly path: string; readonly size: number; readonly sha256: string; readonly sniffed: Sniffed }
+  | { readonly ok: true; readonly size: number; readonly sha256: string | null; readonly sniffed: Sniffed }
   | { readonly ok: false; readonly refusal: Refusal };
 
-async function closeWriter(writer: WriteStream): Promise<void> {
-  if (writer.closed) return;
-  writer.end();
-  await once(writer, 'close');
+/** Where an accepted file is written: an open, new file, and how to remove it if the upload fails. */
+export interface SpoolTarget {
+  readonly handle: FileHandle;
+  discard(): Promise<void>;
 }
 
-/** Reads `stream` to its end; returns the spooled file, or why it was refused (nothing kept). */
-export async function spoolUpload(stream: Readable, clientName: string, rules: UploadRules, tmpDir: string): Promise<Spooled> {
-  const path = join(tmpDir, `${randomBytes(16).toString('hex')}.upload`);
-  // A high-water mark above the sniff size: the usual body arrives without waiting on 'drain'.
-  const writer = createWriteStream(path, { flags: 'wx', mode: 0o600, highWaterMark: 256 * 1024 });
+/** All of `chunk` at the file's current end (a write may take fewer bytes than it was given). */
+async function writeAll(handle: FileHandle, chunk: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.length) offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
+}
+
+/**
+ * Reads `stream` to its end. A file that passes the sniff is written to `open(sniffed)`, chunk by
+ * chunk as it arrives (the network buffers behind a write); the answer is what was stored, with
+ * its SHA-256 when `digest` asks for it, or why nothing was (a target already opened is discarded).
+ */
+export async function spoolUpload(
+  stream: Readable,
+  clientName: string,
+  rules: UploadRules,
+  open: (sniffed: Sniffed) => Promise<SpoolTarget>,
+  options: { readonly digest: boolean },
+): Promise<Spooled> {
+  let target: SpoolTarget | null = null;
+  let closed = false;
   let size = 0;
-  const digest = createHash('sha256');
+  const digest = options.digest ? createHash('sha256') : null;
   let head: Buffer[] | null = [];
   let headBytes = 0;
   let sniffed: Sniffed | null = null;
   let refusal: Refusal | null = null;
 
+  const write = async (chunk: Buffer) => {
+    digest?.update(chunk);
+    await writeAll((target as SpoolTarget).handle, chunk);
+  };
   const decide = async (complete: boolean) => {
     const bytes = Buffer.concat(head ?? []);
     head = null;
     sniffed = await sniffFile(bytes, clientName, complete);
-    if (!sniffed || (rules.kinds && !rules.kinds.has(sniffed.kind))) refusal = 'kind';
+    if (!sniffed || (rules.kinds && !rules.kinds.has(sniffed.kind))) {
+      refusal = 'kind';
+      return;
+    }
+    target = await open(sniffed);
+    await write(bytes);
+  };
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await (target as SpoolTarget | null)?.handle.close();
   };
 
   try {
@@ -61,24 +89,23 @@ export async function spoolUpload(stream: Readable, clientName: string, rules: U
         head.push(chunk);
         headBytes += chunk.length;
         if (headBytes >= SNIFF_BYTES) await decide(false);
-        if (refusal) continue;
+        continue;
       }
-      digest.update(chunk);
-      if (!writer.write(chunk)) await once(writer, 'drain');
+      await write(chunk);
     }
     // busboy cuts a part at its own limit and flags it; that is too large as well.
     if (!refusal && (stream as { truncated?: boolean }).truncated) refusal = 'too_large';
     if (!refusal && size === 0) refusal = 'empty';
     if (!refusal && head) await decide(true);
-    await closeWriter(writer);
+    await close();
     if (refusal || !sniffed) {
-      await rm(path, { force: true });
+      await (target as SpoolTarget | null)?.discard();
       return { ok: false, refusal: refusal ?? 'kind' };
     }
-    return { ok: true, path, size, sha256: digest.digest('hex'), sniffed };
+    return { ok: true, size, sha256: digest?.digest('hex') ?? null, sniffed };
   } catch (error) {
-    writer.destroy();
-    await rm(path, { force: true });
+    await close().catch(() => undefined);
+    await (target as SpoolTarget | null)?.discard();
     throw error;
   }
 }

@@ -4,7 +4,8 @@
  * it, and the purge and submission deletion remove through it. Bytes go to the FileStore under a
  * server-chosen key; the client's name is kept only as metadata.
  */
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open as openFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
@@ -14,8 +15,8 @@ import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { Database } from '../storage/database-schema.js';
 import { randomToken } from '../security/token-crypto.js';
 import type { FileStore } from './file-store.js';
-import { FILE_KINDS, type FileKind } from './file-kinds.js';
-import { spoolUpload, type Refusal, type UploadRules } from './upload-receiver.js';
+import { FILE_KINDS, type FileKind, type Sniffed } from './file-kinds.js';
+import { spoolUpload, type Refusal, type SpoolTarget, type UploadRules } from './upload-receiver.js';
 import * as repo from './upload-repository.js';
 import type { UploadOwner, UploadRow } from './upload-repository.js';
 
@@ -33,8 +34,8 @@ export interface UploadInfo {
   readonly extension: string;
   readonly size: number;
   readonly kind: FileKind;
-  /** SHA-256 of the content (hex): what an idempotent retry of the same file compares. */
-  readonly sha256: string;
+  /** SHA-256 of the content (hex), when asked for: what an idempotent retry of a multipart submit compares. */
+  readonly sha256: string | null;
 }
 
 export type Received = { readonly ok: true; readonly upload: UploadInfo } | { readonly ok: false; readonly refusal: Refusal; readonly message: string };
@@ -43,8 +44,8 @@ export interface UploadService {
   readonly store: FileStore;
   /** The rules for files of `handle` (and `column` of a table), or null when it takes no files. */
   target(form: Form, handle: string, column: number | null): UploadTarget | null;
-  /** Reads the stream to its end and stores the file, or says why it was refused. */
-  receive(form: Form, target: UploadTarget, file: { stream: Readable; filename: string }, owner: UploadOwner): Promise<Received>;
+  /** Reads the stream to its end and stores the file, or says why it was refused; `digest` asks for its SHA-256. */
+  receive(form: Form, target: UploadTarget, file: { stream: Readable; filename: string }, owner: UploadOwner, options?: { readonly digest: boolean }): Promise<Received>;
   countOwned(form: Form, handle: string, ownerHash: string): Promise<number>;
   /** Deletes an unattached upload of this owner; false when there is none. */
   delete(form: Form, handle: string, id: string, ownerHash: string): Promise<boolean>;
@@ -140,25 +141,34 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       return null;
     },
 
-    async receive(form, target, file, owner) {
-      tmpReady ??= mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
-      await tmpReady;
+    async receive(form, target, file, owner, wanted = { digest: false }) {
       const name = cleanFileName(file.filename);
-      const spooled = await spoolUpload(file.stream, name, target.rules, options.tmpDir);
+      let storageKey = '';
+      let spoolPath: string | null = null;
+      // The key carries the sniffed extension, so the file is opened once the sniff has decided:
+      // in place on the disk store, else in a private spool file that is then put in the store.
+      const open = async (sniffed: Sniffed): Promise<SpoolTarget> => {
+        storageKey = `${form.uid.toLowerCase()}/${randomBytes(16).toString('hex')}.${sniffed.extension.toLowerCase()}`;
+        if (store.create) {
+          const key = storageKey;
+          return { handle: await store.create(key), discard: () => store.delete(key) };
+        }
+        tmpReady ??= mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
+        await tmpReady;
+        const path = join(options.tmpDir, `${randomBytes(16).toString('hex')}.upload`);
+        spoolPath = path;
+        return { handle: await openFile(path, 'wx', 0o600), discard: () => rm(path, { force: true }) };
+      };
+      const spooled = await spoolUpload(file.stream, name, target.rules, open, wanted);
       if (!spooled.ok) return { ok: false, refusal: spooled.refusal, message: refusalMessage(spooled.refusal, name, target) };
       const { sniffed, size } = spooled;
       const id = randomToken(16);
-      const storageKey = `${form.uid.toLowerCase()}/${randomBytes(16).toString('hex')}.${sniffed.extension.toLowerCase()}`;
-      if (store.adopt) {
-        await store.adopt(storageKey, spooled.path).catch(async (error: unknown) => {
-          await rm(spooled.path, { force: true });
-          throw error;
-        });
-      } else {
+      if (spoolPath !== null) {
+        const path: string = spoolPath;
         try {
-          await store.put(storageKey, createReadStream(spooled.path), { size, contentType: sniffed.mime });
+          await store.put(storageKey, createReadStream(path), { size, contentType: sniffed.mime });
         } finally {
-          await rm(spooled.path, { force: true });
+          await rm(path, { force: true });
         }
       }
       try {
