@@ -3,7 +3,7 @@
  * does the least the same scenario needs (serve the same manifest bytes; insert the same row into
  * SQLite; stream an uploaded file to disk; iterate rows into CSV). Prints `READY <port>` when listening.
  */
-import { copyFileSync, cpSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
@@ -73,7 +73,8 @@ async function main(): Promise<void> {
   }
   if (kind === 'svc-big') {
     // The example forms plus a generated 500-field form, all exposed, over GraphQL too.
-    const forms = mkdtempSync(join(tmpdir(), 'svc-bench-forms-'));
+    const forms = join(dataDir, 'bench-forms');
+    mkdirSync(forms);
     for (const file of readdirSync(resolve(import.meta.dirname, '../examples/forms'))) {
       copyFileSync(resolve(import.meta.dirname, '../examples/forms', file), join(forms, file));
     }
@@ -288,3 +289,5 @@ void main();
 
 // Exit through process.exit so `--cpu-prof` runs can write their profile.
 process.once('SIGTERM', () => process.exit(0));
+// A run stores gigabytes (a million-row export, thousands of uploads): none of it outlives the target.
+process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));

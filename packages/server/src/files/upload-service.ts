@@ -8,12 +8,11 @@ import { mkdir, open as openFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { randomBytes } from 'node:crypto';
 import { DEFAULT_FILE_COUNT, type Form } from '@svc/core';
 import type { Kysely, Transaction } from 'kysely';
 import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { Database } from '../storage/database-schema.js';
-import { randomToken } from '../security/token-crypto.js';
+import { randomHex, randomToken } from '../security/token-crypto.js';
 import type { FileStore } from './file-store.js';
 import { FILE_KINDS, type FileKind, type Sniffed } from './file-kinds.js';
 import { spoolUpload, type Refusal, type SpoolTarget, type UploadRules } from './upload-receiver.js';
@@ -148,14 +147,14 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       // The key carries the sniffed extension, so the file is opened once the sniff has decided:
       // in place on the disk store, else in a private spool file that is then put in the store.
       const open = async (sniffed: Sniffed): Promise<SpoolTarget> => {
-        storageKey = `${form.uid.toLowerCase()}/${randomBytes(16).toString('hex')}.${sniffed.extension.toLowerCase()}`;
+        storageKey = `${form.uid.toLowerCase()}/${randomHex(16)}.${sniffed.extension.toLowerCase()}`;
         if (store.create) {
           const key = storageKey;
           return { handle: await store.create(key), discard: () => store.delete(key) };
         }
         tmpReady ??= mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
         await tmpReady;
-        const path = join(options.tmpDir, `${randomBytes(16).toString('hex')}.upload`);
+        const path = join(options.tmpDir, `${randomHex(16)}.upload`);
         spoolPath = path;
         return { handle: await openFile(path, 'wx', 0o600), discard: () => rm(path, { force: true }) };
       };

@@ -29,26 +29,49 @@ export function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** `bytes` random bytes as base64url (16 bytes = 128 bits -> 22 chars). */
-export function randomToken(bytes = 16): string {
-  return randomBytes(bytes).toString('base64url');
-}
-
-const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Random bytes drawn a page at a time (each byte used once): a token per submit costs no RNG call. */
+/**
+ * Random bytes drawn a page at a time from the CSPRNG, each byte used once and zeroed after, as
+ * Node's own randomUUID does: a call of randomBytes costs about 13 µs on a busy machine, and a
+ * submit or an upload needs several small draws (issue #17).
+ */
 const POOL_SIZE = 4096;
 let pool = Buffer.alloc(0);
 let poolOffset = 0;
+
+/** Makes sure `count` unused bytes are left in the pool. */
+function reserve(count: number): void {
+  if (poolOffset + count > pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+}
+
+function pooledBytes(count: number): Buffer {
+  if (count > POOL_SIZE) return randomBytes(count);
+  reserve(count);
+  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + count));
+  pool.fill(0, poolOffset, poolOffset + count);
+  poolOffset += count;
+  return out;
+}
+
+/** `bytes` random bytes as base64url (16 bytes = 128 bits -> 22 chars). */
+export function randomToken(bytes = 16): string {
+  return pooledBytes(bytes).toString('base64url');
+}
+
+/** `bytes` random bytes as lower-case hex (names of stored files). */
+export function randomHex(bytes = 16): string {
+  return pooledBytes(bytes).toString('hex');
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** `length` characters from [A-Za-z0-9] without modulo bias (5.95 bits each). */
 export function randomAlphanumeric(length: number): string {
   let out = '';
   while (out.length < length) {
-    if (poolOffset >= pool.length) {
-      pool = randomBytes(POOL_SIZE);
-      poolOffset = 0;
-    }
+    reserve(1);
     const byte = pool[poolOffset] as number;
     pool[poolOffset++] = 0;
     // 248 = 62 * 4: bytes above it would skew the distribution.
@@ -59,7 +82,7 @@ export function randomAlphanumeric(length: number): string {
 
 /** Authenticated encryption of a JSON value: base64url(iv | tag | ciphertext). */
 export function sealJson(key: Buffer, value: unknown, aad = ''): string {
-  const iv = randomBytes(12);
+  const iv = pooledBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(aad));
   const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
