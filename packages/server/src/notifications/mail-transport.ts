@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { FastifyBaseLogger } from 'fastify';
+import { randomHex } from '../security/token-crypto.js';
 
 export interface OutgoingMail {
   readonly from: string;
@@ -30,6 +31,8 @@ export function createMailer(options: { smtpUrl: string | null; dataDir: string;
     to: [...mail.to],
     subject: mail.subject,
     messageId: mail.messageId,
+    // nodemailer draws a boundary per MIME part from randomBytes unless given one; pooled is cheaper.
+    baseBoundary: randomHex(8),
     ...(mail.html ? { html: mail.html } : {}),
     ...(mail.text ? { text: mail.text } : {}),
   });
@@ -53,7 +56,8 @@ export function createMailer(options: { smtpUrl: string | null; dataDir: string;
         // small socket writes, which cost more CPU than composing it (issue #17, delivery profile).
         const node = new MailComposer(message(mail)).compile();
         const raw = await node.build();
-        const info = await transport.sendMail({ envelope: node.getEnvelope(), raw });
+        // The Message-ID again, or nodemailer draws a new one for the raw message's own node.
+        const info = await transport.sendMail({ envelope: node.getEnvelope(), raw, messageId: mail.messageId });
         return `SMTP accepted for ${info.accepted.length} recipient(s): ${String(info.response).slice(0, 200)}`;
       },
       close: () => transport.close(),
