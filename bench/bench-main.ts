@@ -9,7 +9,7 @@ import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js
 import { fullFormQuery } from './graphql-query.js';
 import { EXPORT_KEY, EXPORT_ROWS } from './export-data.js';
 import { measureClientWeight, printWeights } from './client-weight.js';
-import { measureNotificationLag, printLag, startNotificationSinks } from './notification-lag.js';
+import { measureNotificationLag, measureSustainedRate, printLag, startNotificationSinks } from './notification-lag.js';
 import { BIG_FIELDS, BIG_PAGES, bigValues } from './big-form.js';
 import { CONNECTIONS, DURATION, ROUNDS, compare, download, measure, median, startTarget, withTargets, type FixedLoad, type Measure } from './bench-harness.js';
 import { exportMemoryScenario, printExportMemory } from './export-memory.js';
@@ -191,30 +191,35 @@ async function uploadScenario(): Promise<Row> {
 const micros = (value: number | null) => (value === null ? 'n/a' : value.toFixed(0));
 
 /**
- * Submits at half the service's capacity (measured first, worker off) for a while with the worker
- * on, and how old the oldest waiting notification gets (issue #17).
+ * Submits at half the service's capacity with its worker on (what it stores and delivers per
+ * second, measured first on a target of its own) for a while, and how old the oldest waiting
+ * notification gets (issue #17).
  */
 async function notificationLagScenario() {
-  const capacity = await withTargets(['svc'], async ([port]) => {
-    const { cookie, token, meta } = await csrfAndMeta(port as number);
-    const request = submitRequest(port as number, cookie, token, meta);
-    return (await measure(request, Math.max(2, DURATION / 2))).rps;
-  });
   const sinks = await startNotificationSinks();
-  const target = await startTarget('svc-notify', { BENCH_SMTP_URL: sinks.smtpUrl, BENCH_WEBHOOK_URL: sinks.webhookUrl });
+  const notifyTarget = async <T>(run: (port: number, dataDir: string) => Promise<T>): Promise<T> => {
+    const target = await startTarget('svc-notify', { BENCH_SMTP_URL: sinks.smtpUrl, BENCH_WEBHOOK_URL: sinks.webhookUrl });
+    try {
+      if (!target.dataDir) throw new Error('svc-notify did not name its data directory');
+      return await run(target.port, target.dataDir);
+    } finally {
+      target.child.removeAllListeners('exit');
+      target.child.kill('SIGTERM');
+    }
+  };
   try {
-    const { cookie, token, meta } = await csrfAndMeta(target.port);
-    if (!target.dataDir) throw new Error('svc-notify did not name its data directory');
-    const lag = await measureNotificationLag({
-      dataDir: target.dataDir,
-      request: submitRequest(target.port, cookie, token, meta),
-      rate: Math.max(1, Math.round(capacity / 2)),
-      seconds: Math.max(10, DURATION * 3),
+    const capacity = await notifyTarget(async (port, dataDir) => {
+      const { cookie, token, meta } = await csrfAndMeta(port);
+      return measureSustainedRate({ dataDir, request: submitRequest(port, cookie, token, meta), seconds: Math.max(2, DURATION / 2), connections: CONNECTIONS });
     });
-    return { ...lag, ...sinks.received() };
+    const before = sinks.received();
+    const lag = await notifyTarget(async (port, dataDir) => {
+      const { cookie, token, meta } = await csrfAndMeta(port);
+      return measureNotificationLag({ dataDir, request: submitRequest(port, cookie, token, meta), rate: Math.max(1, Math.round(capacity / 2)), seconds: Math.max(10, DURATION * 3) });
+    });
+    const after = sinks.received();
+    return { ...lag, capacity, emails: after.emails - before.emails, webhooks: after.webhooks - before.webhooks };
   } finally {
-    target.child.removeAllListeners('exit');
-    target.child.kill('SIGTERM');
     await sinks.close();
   }
 }
