@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { describeEachDialect } from '../../test/support/dialects.js';
 import { createDatabase, type DatabaseHandle } from './database-factory.js';
 import { migrateToLatest } from './migration-runner.js';
 import { createWriteBatcher } from './write-batcher.js';
 
-describe('the SQLite write batcher', () => {
+describeEachDialect('the write batcher', (target) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
-    handle = createDatabase({ url: 'sqlite::memory:', dataDir: '.' });
+    handle = createDatabase({ url: target.url() ?? 'sqlite::memory:', dataDir: '.' });
     await migrateToLatest(handle);
   });
   afterAll(async () => {
@@ -33,7 +34,7 @@ describe('the SQLite write batcher', () => {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    return { batcher: createWriteBatcher(counting, 'sqlite'), transactions: () => opened };
+    return { batcher: createWriteBatcher(counting, handle.dialect), transactions: () => opened };
   }
 
   it('gives each concurrent write its own result, and shares transactions among writes that wait', async () => {
@@ -60,7 +61,7 @@ describe('the SQLite write batcher', () => {
   });
 
   it('keeps the other writes of a failed shared transaction, and fails only the one that threw', async () => {
-    const batcher = createWriteBatcher(handle.db, 'sqlite');
+    const batcher = createWriteBatcher(handle.db, handle.dialect);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) =>
         batcher.run(async (trx) => {
