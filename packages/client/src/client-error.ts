@@ -24,3 +24,14 @@ export class SvcClientError extends Error {
     this.details = details;
   }
 }
+
+/** The error for a refusal the service answered: its catalogue code and message when the body has them (contract §1). */
+export function refusalError(status: number, body: unknown): SvcClientError {
+  const refusal = body as { code?: unknown; message?: unknown; errors?: unknown } | null;
+  return new SvcClientError(
+    typeof refusal?.code === 'string' ? refusal.code : 'HTTP_ERROR',
+    typeof refusal?.message === 'string' ? refusal.message : `The form service answered ${status}.`,
+    status,
+    refusal?.errors,
+  );
+}

@@ -3,9 +3,9 @@
  * validation and conditional rules from @svc/core, and submits that carry CSRF and `meta`
  * exactly as the server expects (JSON, or multipart when files are attached).
  */
-import { computeVisibility, normaliseFieldValue, validateValues, type FieldValue, type Values } from '@svc/core';
-import { SvcClientError } from './client-error.js';
-import { formFromManifest, type ClientForm } from './manifest-model.js';
+import { normaliseFieldValue, validateValues, visibilityOf, type FieldValue, type RuleLayout, type Values, type Visibility } from '@svc/core';
+import { SvcClientError, refusalError } from './client-error.js';
+import { formFromManifest, ruleLayoutFromManifest, type ClientForm } from './manifest-model.js';
 import type { Manifest, SubmitResponse, UploadedFile } from './manifest-types.js';
 import { randomId, withPendingCell } from './pending-files.js';
 import type { ProfileAccess } from './profile-access.js';
@@ -49,6 +49,8 @@ export class FormSession {
   readonly client: SvcClient;
   /** Set while a resumed draft is carried to the next request. */
   private draftContext: { draftToken: string; draftKey: string } | null = null;
+  /** The manifest's conditional rules, laid out once for every visibility check. */
+  private readonly rules: RuleLayout;
 
   /** `access`: the named profile this session fills the form through (client.profileSession). */
   constructor(
@@ -59,6 +61,7 @@ export class FormSession {
     this.client = client;
     this.manifest = manifest;
     this.model = formFromManifest(manifest);
+    this.rules = ruleLayoutFromManifest(manifest, this.model);
     for (const field of Object.values(manifest.fields)) {
       if (field.defaultValue !== null && field.defaultValue !== undefined) this.values[field.handle] = field.defaultValue;
     }
@@ -107,16 +110,21 @@ export class FormSession {
     return out;
   }
 
+  /** Which fields (by handle) and pages (by index) the conditional rules hide for the values so far. */
+  private visibility(): Visibility {
+    return visibilityOf(this.rules, this.normalisedValues());
+  }
+
   /** Handles of the fields shown on a page (the current one by default), rules applied. */
   visibleFields(pageIndex = this.pageIndex): string[] {
-    const visibility = computeVisibility(this.model, this.normalisedValues());
+    const visibility = this.visibility();
     if (visibility.hiddenPages.has(pageIndex)) return [];
     return this.model.fields.filter((f) => f.pageIndex === pageIndex && !visibility.hiddenFields.has(f.handle as string)).map((f) => f.handle as string);
   }
 
   /** Indexes of the pages the rules show, in order. */
   visiblePages(): number[] {
-    const visibility = computeVisibility(this.model, this.normalisedValues());
+    const visibility = this.visibility();
     return this.manifest.layout.pages.map((p) => p.index).filter((index) => !visibility.hiddenPages.has(index));
   }
 
@@ -295,13 +303,7 @@ export class FormSession {
     if (typeof (body as { status?: unknown }).status !== 'string') {
       // submitTo's route answers its own acceptance (the checkpoint's `{success, data}`), not a submit object.
       if (options.url && answer.status < 300) return null;
-      const refusal = body as { code?: unknown; message?: unknown; errors?: unknown };
-      throw new SvcClientError(
-        typeof refusal.code === 'string' ? refusal.code : 'HTTP_ERROR',
-        typeof refusal.message === 'string' ? refusal.message : `The form service answered ${answer.status}.`,
-        answer.status,
-        refusal.errors,
-      );
+      throw refusalError(answer.status, body);
     }
     return this.absorb(body as SubmitResponse, intent);
   }

@@ -3,7 +3,7 @@
  * given when absolute), credentials included, JSON decoded, refusals turned into SvcClientError,
  * and idempotent requests retried when the network fails (never when the server answered).
  */
-import { SvcClientError } from './client-error.js';
+import { SvcClientError, refusalError } from './client-error.js';
 
 export interface TransportOptions {
   readonly baseUrl: string;
@@ -57,13 +57,7 @@ export function createTransport(options: TransportOptions): Transport {
         }
       }
       if (response.ok || accept.includes(response.status)) return { status: response.status, body: body as T };
-      const refusal = body as { code?: unknown; message?: unknown; errors?: unknown } | null;
-      throw new SvcClientError(
-        typeof refusal?.code === 'string' ? refusal.code : 'HTTP_ERROR',
-        typeof refusal?.message === 'string' ? refusal.message : `The form service answered ${response.status}.`,
-        response.status,
-        refusal?.errors,
-      );
+      throw refusalError(response.status, body);
     },
   };
 }

@@ -2,7 +2,7 @@
  * The manifest turned back into @svc/core's form model, so the client evaluates conditional rules
  * and validates with exactly the code the server runs (one engine, DESIGN.md principle 2).
  */
-import { fieldTypeFromWire, type Field, type Page, type RuleDefinition } from '@svc/core';
+import { fieldTypeFromWire, type Field, type NormalisedRule, type Page, type RuleDefinition, type RuleLayout } from '@svc/core';
 import type { Manifest, ManifestRule } from './manifest-types.js';
 
 /**
@@ -75,4 +75,27 @@ export function formFromManifest(manifest: Manifest): ClientForm {
     })),
   }));
   return { pages, fields, byHandle: new Map(fields.map((f) => [f.handle as string, f])) };
+}
+
+/**
+ * The manifest's conditionals laid over `form` (formFromManifest's) as @svc/core's visibilityOf
+ * walks them. The server sends them normalised (contract §2), so they are used as they are rather
+ * than turned back into definitions and parsed again; an operator this build lacks never matches.
+ *
+ * @example
+ * const hidden = visibilityOf(ruleLayoutFromManifest(manifest, formFromManifest(manifest)), values).hiddenFields;
+ */
+export function ruleLayoutFromManifest(manifest: Manifest, form: ClientForm): RuleLayout {
+  const byTarget = (rules: readonly ManifestRule[]) => new Map(rules.map((r) => [r.target, r as NormalisedRule]));
+  const fieldRules = byTarget(manifest.conditionals.fields);
+  const pageRules = byTarget(manifest.conditionals.pages);
+  return {
+    pages: form.pages.map((page) => ({
+      index: page.index,
+      rule: pageRules.get(String(page.index)) ?? null,
+      fields: page.rows.flatMap((row) => row.fields.map((f) => ({ handle: f.handle as string, rule: fieldRules.get(f.handle as string) ?? null }))),
+    })),
+    fieldCount: form.fields.length,
+    hasRules: fieldRules.size > 0 || pageRules.size > 0,
+  };
 }

@@ -4,45 +4,94 @@
  */
 import type { FieldDefinition, FieldType, FieldValue, Values } from './form-model.js';
 import {
+  checkboxGroupFieldChecks,
   checkboxGroupFieldType,
+  dynamicRecipientsFieldChecks,
   dynamicRecipientsFieldType,
+  multipleSelectFieldChecks,
   multipleSelectFieldType,
+  opinionScaleFieldChecks,
   opinionScaleFieldType,
+  radioGroupFieldChecks,
   radioGroupFieldType,
+  selectFieldChecks,
   selectFieldType,
 } from './fields/choice-field-types.js';
-import { datetimeFieldType } from './fields/datetime-field-type.js';
+import { datetimeFieldChecks, datetimeFieldType } from './fields/datetime-field-type.js';
 import { isEmptyValue } from './fields/empty-value-check.js';
 import { FIELD_MESSAGES } from './fields/field-messages.js';
-import type { FieldTypeSpec, NormaliseOutcome } from './fields/field-type-spec.js';
+import type { FieldTypeChecks, FieldTypeSpec, NormaliseOutcome } from './fields/field-type-spec.js';
 import {
+  checkboxFieldChecks,
   checkboxFieldType,
+  fileFieldChecks,
   fileFieldType,
+  mailingListFieldChecks,
   mailingListFieldType,
+  ratingFieldChecks,
   ratingFieldType,
+  signatureFieldChecks,
   signatureFieldType,
+  submitFieldChecks,
   submitFieldType,
 } from './fields/misc-field-types.js';
-import { numberFieldType } from './fields/number-field-type.js';
-import { tableFieldType } from './fields/table-field-type.js';
-import { paymentFieldType } from './fields/payment-field-type.js';
+import { numberFieldChecks, numberFieldType } from './fields/number-field-type.js';
+import { tableFieldChecks, tableFieldType } from './fields/table-field-type.js';
+import { paymentFieldChecks, paymentFieldType } from './fields/payment-field-type.js';
 import {
+  confirmationFieldChecks,
   confirmationFieldType,
   confirmationTargetText,
+  emailFieldChecks,
   emailFieldType,
+  hiddenFieldChecks,
   hiddenFieldType,
+  phoneFieldChecks,
   phoneFieldType,
+  regexFieldChecks,
   regexFieldType,
+  textareaFieldChecks,
   textareaFieldType,
+  textFieldChecks,
   textFieldType,
 } from './fields/text-field-types.js';
 
-export type { FieldTypeSpec, NormaliseOutcome } from './fields/field-type-spec.js';
+export type { FieldTypeChecks, FieldTypeSpec, NormaliseOutcome } from './fields/field-type-spec.js';
 export { FIELD_MESSAGES } from './fields/field-messages.js';
 export { formatDatetimePlaceholder } from './fields/datetime-format.js';
 export { isEmptyValue } from './fields/empty-value-check.js';
 
-/** A mapped type rather than a plain Record, so a spec registered under the wrong type fails to compile. */
+/**
+ * What normalise and validate read, which is all the browser client loads. A mapped type rather
+ * than a plain Record, so an entry registered under the wrong type fails to compile.
+ */
+const FIELD_TYPE_CHECKS: { readonly [T in FieldType]: FieldTypeChecks<T> } = {
+  text: textFieldChecks,
+  textarea: textareaFieldChecks,
+  select: selectFieldChecks,
+  checkbox: checkboxFieldChecks,
+  multipleSelect: multipleSelectFieldChecks,
+  checkboxGroup: checkboxGroupFieldChecks,
+  radioGroup: radioGroupFieldChecks,
+  email: emailFieldChecks,
+  dynamicRecipients: dynamicRecipientsFieldChecks,
+  number: numberFieldChecks,
+  file: fileFieldChecks,
+  confirmation: confirmationFieldChecks,
+  datetime: datetimeFieldChecks,
+  opinionScale: opinionScaleFieldChecks,
+  phone: phoneFieldChecks,
+  rating: ratingFieldChecks,
+  regex: regexFieldChecks,
+  signature: signatureFieldChecks,
+  table: tableFieldChecks,
+  mailingList: mailingListFieldChecks,
+  hidden: hiddenFieldChecks,
+  payment: paymentFieldChecks,
+  submit: submitFieldChecks,
+};
+
+/** The same types with their defaults, which only the server reads (clients get them in the manifest). */
 const FIELD_TYPE_REGISTRY: { readonly [T in FieldType]: FieldTypeSpec<T> } = {
   text: textFieldType,
   textarea: textareaFieldType,
@@ -69,14 +118,23 @@ const FIELD_TYPE_REGISTRY: { readonly [T in FieldType]: FieldTypeSpec<T> } = {
   submit: submitFieldType,
 };
 
-export function getFieldType<T extends FieldType>(type: T): FieldTypeSpec<T> {
+function assertRegistered(registry: object, type: FieldType): void {
   // Definitions come from files: an unknown type is a loader bug and must not validate as "no rules".
-  if (!Object.hasOwn(FIELD_TYPE_REGISTRY, type)) throw new Error(`Unknown field type "${String(type)}"`);
+  if (!Object.hasOwn(registry, type)) throw new Error(`Unknown field type "${String(type)}"`);
+}
+
+export function getFieldType<T extends FieldType>(type: T): FieldTypeSpec<T> {
+  assertRegistered(FIELD_TYPE_REGISTRY, type);
   return FIELD_TYPE_REGISTRY[type];
 }
 
+function fieldChecks<T extends FieldType>(type: T): FieldTypeChecks<T> {
+  assertRegistered(FIELD_TYPE_CHECKS, type);
+  return FIELD_TYPE_CHECKS[type];
+}
+
 export function normaliseFieldValue(field: FieldDefinition, raw: unknown): NormaliseOutcome {
-  return getFieldType(field.type).normalise(field, raw);
+  return fieldChecks(field.type).normalise(field, raw);
 }
 
 /** Required check + the type's validate. Empty and not required -> []. Empty and required -> [REQUIRED message]. */
@@ -90,7 +148,7 @@ export function validateFieldValue(field: FieldDefinition, value: FieldValue, va
     }
     return [];
   }
-  return getFieldType(field.type).validate(field, value, values);
+  return fieldChecks(field.type).validate(field, value, values);
 }
 
 export function defaultFieldValue(field: FieldDefinition): FieldValue {

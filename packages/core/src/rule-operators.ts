@@ -26,7 +26,6 @@ const SHORT_FORMS: ReadonlyMap<string, RuleOperator> = new Map<string, RuleOpera
   ['<', 'lessThan'],
   ['<=', 'lessThanOrEquals'],
 ]);
-const LONG_NAMES: ReadonlySet<string> = new Set<string>(RULE_OPERATORS);
 
 /** Map a short or long operator name to RuleOperator; null when unknown. Case-sensitive. */
 export function parseOperator(o: string): RuleOperator | null {
@@ -34,7 +33,9 @@ export function parseOperator(o: string): RuleOperator | null {
   if (typeof o !== 'string') return null;
   const short = SHORT_FORMS.get(o);
   if (short !== undefined) return short;
-  return LONG_NAMES.has(o) ? (o as RuleOperator) : null;
+  // A list scan rather than a module-level Set: this runs once per criterion when a form is
+  // compiled, and a bundle that only evaluates rules (the browser client) then leaves it out.
+  return (RULE_OPERATORS as readonly string[]).includes(o) ? (o as RuleOperator) : null;
 }
 
 // Array.isArray narrows to `any[]`, which leaves readonly arrays in the false branch of a union.

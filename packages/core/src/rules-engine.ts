@@ -1,7 +1,8 @@
 /**
  * The conditional-rules engine (interface.md §2.5, contract §2 `conditionals`): which fields and
  * pages a set of values hides, the effective values a submit keeps, and the manifest's
- * `conditionals` block. Pure and browser-safe so server and client agree on visibility.
+ * `conditionals` block. Pure and browser-safe so server and client agree on visibility; the
+ * evaluation itself is rule-visibility.ts, which a client holding the manifest loads alone.
  *
  * Everything derived from a form's rules is compiled once per `pages` array (WeakMap) because
  * computeVisibility runs on every submit; forms are immutable once loaded, so the cache never goes
@@ -17,9 +18,20 @@ import type {
   RuleDefinition,
   Values,
 } from './form-model.js';
-import { OPERATORS, parseOperator, type RuleValue } from './rule-operators.js';
+import { parseOperator } from './rule-operators.js';
+import { visibilityOf, type RuleField, type RuleLayout, type RulePage, type Visibility } from './rule-visibility.js';
 
 export { parseOperator } from './rule-operators.js';
+export {
+  evaluateCondition,
+  isVisibleByRule,
+  ruleMatches,
+  visibilityOf,
+  type RuleField,
+  type RuleLayout,
+  type RulePage,
+  type Visibility,
+} from './rule-visibility.js';
 
 /** A rule definition that cannot be normalised; `path` points into the rule (or form) that failed. */
 export class RuleDefinitionError extends Error {
@@ -71,74 +83,6 @@ export function normaliseRule(target: string, rule: RuleDefinition): NormalisedR
   return { target, action: rule.show ? 'show' : 'hide', logic: rule.type, conditions };
 }
 
-/** A field's value as rules see it: missing, or hidden by another rule, reads as undefined (empty). */
-function ruleInput(values: Values, field: string, hidden: ReadonlySet<string> | null): RuleValue {
-  if (hidden !== null && hidden.has(field)) return undefined;
-  // hasOwn, because a handle such as `constructor` would otherwise read Object.prototype.
-  return Object.hasOwn(values, field) ? values[field] : undefined;
-}
-
-function conditionHolds(
-  condition: RuleCondition,
-  values: Values,
-  hidden: ReadonlySet<string> | null,
-): boolean {
-  const fn = OPERATORS[condition.operator];
-  // A manifest from a newer server may carry an operator this build lacks: it never matches.
-  if (fn === undefined) return false;
-  return fn(ruleInput(values, condition.field, hidden), condition.value);
-}
-
-function matches(
-  rule: Pick<NormalisedRule, 'logic' | 'conditions'>,
-  values: Values,
-  hidden: ReadonlySet<string> | null,
-): boolean {
-  const conditions = rule.conditions;
-  if (rule.logic === 'any') {
-    for (let i = 0; i < conditions.length; i++) {
-      if (conditionHolds(conditions[i]!, values, hidden)) return true;
-    }
-    return false;
-  }
-  for (let i = 0; i < conditions.length; i++) {
-    if (!conditionHolds(conditions[i]!, values, hidden)) return false;
-  }
-  return true;
-}
-
-function visibleUnder(
-  rule: Pick<NormalisedRule, 'action' | 'logic' | 'conditions'> | null,
-  values: Values,
-  hidden: ReadonlySet<string> | null,
-): boolean {
-  if (rule === null) return true;
-  const matched = matches(rule, values, hidden);
-  return rule.action === 'show' ? matched : !matched;
-}
-
-export function evaluateCondition(condition: RuleCondition, values: Values): boolean {
-  return conditionHolds(condition, values, null);
-}
-
-/** all -> every condition true (empty criteria: true); any -> some condition true (empty: false). */
-export function ruleMatches(rule: Pick<NormalisedRule, 'logic' | 'conditions'>, values: Values): boolean {
-  return matches(rule, values, null);
-}
-
-/** show-rule: visible iff matches; hide-rule: hidden iff matches; null rule: visible. */
-export function isVisibleByRule(
-  rule: Pick<NormalisedRule, 'action' | 'logic' | 'conditions'> | null,
-  values: Values,
-): boolean {
-  return visibleUnder(rule, values, null);
-}
-
-export interface Visibility {
-  readonly hiddenFields: ReadonlySet<string>;
-  readonly hiddenPages: ReadonlySet<number>;
-}
-
 /** The manifest's `conditionals` block (contract §2). */
 export interface Conditionals {
   fields: NormalisedRule[];
@@ -147,22 +91,7 @@ export interface Conditionals {
   submit: NormalisedRule[];
 }
 
-interface CompiledField {
-  readonly handle: string;
-  readonly rule: NormalisedRule | null;
-}
-
-interface CompiledPage {
-  readonly index: number;
-  readonly rule: NormalisedRule | null;
-  /** Only fields with a handle: a handle-less field has no value and is not reported. */
-  readonly fields: readonly CompiledField[];
-}
-
-interface CompiledForm {
-  readonly pages: readonly CompiledPage[];
-  readonly fieldCount: number;
-  readonly hasRules: boolean;
+interface CompiledForm extends RuleLayout {
   readonly conditionals: Conditionals;
 }
 
@@ -195,7 +124,7 @@ function compile(pages: readonly Page[]): CompiledForm {
   const cached = compiled.get(pages);
   if (cached !== undefined) return cached;
 
-  const compiledPages: CompiledPage[] = [];
+  const compiledPages: RulePage[] = [];
   const fieldRules: NormalisedRule[] = [];
   const pageRules: NormalisedRule[] = [];
   let fieldCount = 0;
@@ -203,7 +132,7 @@ function compile(pages: readonly Page[]): CompiledForm {
     const page = pages[p]!;
     const pageRule = page.rules ? compileRule(String(page.index), page.rules, `pages[${p}]`) : null;
     if (pageRule !== null) pageRules.push(pageRule);
-    const fields: CompiledField[] = [];
+    const fields: RuleField[] = [];
     for (let r = 0; r < page.rows.length; r++) {
       const row = page.rows[r]!;
       for (let f = 0; f < row.fields.length; f++) {
@@ -238,42 +167,9 @@ function compile(pages: readonly Page[]): CompiledForm {
   return result;
 }
 
-/**
- * Which fields (by handle) and pages (by index) are hidden for these values.
- *
- * A hidden field reads as empty for every other rule, and a hidden page hides its fields, so one
- * change can cascade. Passes run in definition order (each page's rule, then its fields), updating
- * in place, until a pass changes nothing; a cycle that never settles stops after fields + pages + 1
- * passes, which is enough for any chain without a cycle to settle, with the last state returned.
- */
+/** Which fields and pages are hidden for these values (see visibilityOf). */
 export function computeVisibility(form: Pick<Form, 'pages'>, values: Values): Visibility {
-  const c = compile(form.pages);
-  const hiddenFields = new Set<string>();
-  const hiddenPages = new Set<number>();
-  if (!c.hasRules) return { hiddenFields, hiddenPages };
-
-  const maxPasses = c.fieldCount + c.pages.length + 1;
-  for (let pass = 0; pass < maxPasses; pass++) {
-    let changed = false;
-    for (const page of c.pages) {
-      const pageHidden = !visibleUnder(page.rule, values, hiddenFields);
-      if (pageHidden !== hiddenPages.has(page.index)) {
-        if (pageHidden) hiddenPages.add(page.index);
-        else hiddenPages.delete(page.index);
-        changed = true;
-      }
-      for (const field of page.fields) {
-        const hidden = pageHidden || !visibleUnder(field.rule, values, hiddenFields);
-        if (hidden !== hiddenFields.has(field.handle)) {
-          if (hidden) hiddenFields.add(field.handle);
-          else hiddenFields.delete(field.handle);
-          changed = true;
-        }
-      }
-    }
-    if (!changed) break;
-  }
-  return { hiddenFields, hiddenPages };
+  return visibilityOf(compile(form.pages), values);
 }
 
 /** Effective values: values with hidden fields removed (keys of no field are kept). */

@@ -7,7 +7,7 @@ import type {
   SelectField,
 } from '../form-model.js';
 import { FIELD_MESSAGES } from './field-messages.js';
-import type { FieldTypeSpec } from './field-type-spec.js';
+import { withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { coerceText, coerceTextList } from './raw-value-coercion.js';
 
 function isAllowed(value: FieldValue, allowed: readonly { readonly value: string }[]): boolean {
@@ -31,33 +31,37 @@ const singleChoice = {
   normalise: (_field: unknown, raw: unknown) => coerceText(raw),
   validate: (field: SelectField | RadioGroupField, value: FieldValue) =>
     isAllowed(value, field.options) ? [] : [FIELD_MESSAGES.invalidOption],
-  defaultValue: (field: SelectField | RadioGroupField) => field.value || firstChecked(field.options),
 };
+const singleChoiceDefault = (field: SelectField | RadioGroupField) => field.value || firstChecked(field.options);
 
-export const selectFieldType: FieldTypeSpec<'select'> = { type: 'select', ...singleChoice };
-export const radioGroupFieldType: FieldTypeSpec<'radioGroup'> = { type: 'radioGroup', ...singleChoice };
+export const selectFieldChecks: FieldTypeChecks<'select'> = { type: 'select', ...singleChoice };
+export const selectFieldType = /* @__PURE__ */ withDefault(selectFieldChecks, singleChoiceDefault);
+export const radioGroupFieldChecks: FieldTypeChecks<'radioGroup'> = { type: 'radioGroup', ...singleChoice };
+export const radioGroupFieldType = /* @__PURE__ */ withDefault(radioGroupFieldChecks, singleChoiceDefault);
 
-export const opinionScaleFieldType: FieldTypeSpec<'opinionScale'> = {
+export const opinionScaleFieldChecks: FieldTypeChecks<'opinionScale'> = {
   type: 'opinionScale',
   normalise: (_field, raw) => coerceText(raw),
   validate: (field, value) => (isAllowed(value, field.scales) ? [] : [FIELD_MESSAGES.invalidOption]),
-  defaultValue: (field) => field.value || null,
 };
+export const opinionScaleFieldType = /* @__PURE__ */ withDefault(opinionScaleFieldChecks, (field) => field.value || null);
 
 const multiChoice = {
   normalise: (_field: unknown, raw: unknown) => coerceTextList(raw),
   validate: (field: MultipleSelectField | CheckboxGroupField, value: FieldValue) => listErrors(value, field.options),
-  defaultValue: (field: MultipleSelectField | CheckboxGroupField) => field.values ?? allChecked(field.options),
 };
+const multiChoiceDefault = (field: MultipleSelectField | CheckboxGroupField) => field.values ?? allChecked(field.options);
 
-export const multipleSelectFieldType: FieldTypeSpec<'multipleSelect'> = { type: 'multipleSelect', ...multiChoice };
-export const checkboxGroupFieldType: FieldTypeSpec<'checkboxGroup'> = { type: 'checkboxGroup', ...multiChoice };
+export const multipleSelectFieldChecks: FieldTypeChecks<'multipleSelect'> = { type: 'multipleSelect', ...multiChoice };
+export const multipleSelectFieldType = /* @__PURE__ */ withDefault(multipleSelectFieldChecks, multiChoiceDefault);
+export const checkboxGroupFieldChecks: FieldTypeChecks<'checkboxGroup'> = { type: 'checkboxGroup', ...multiChoice };
+export const checkboxGroupFieldType = /* @__PURE__ */ withDefault(checkboxGroupFieldChecks, multiChoiceDefault);
 
 /**
  * Options carry `recipients` (server-only addresses): nothing here may copy an option object
  * into a value or message, only its `value`.
  */
-export const dynamicRecipientsFieldType: FieldTypeSpec<'dynamicRecipients'> = {
+export const dynamicRecipientsFieldChecks: FieldTypeChecks<'dynamicRecipients'> = {
   type: 'dynamicRecipients',
   normalise: (_field, raw) => coerceTextList(raw),
   validate: (field, value) => {
@@ -67,8 +71,8 @@ export const dynamicRecipientsFieldType: FieldTypeSpec<'dynamicRecipients'> = {
     }
     return errors;
   },
-  defaultValue: (field) => {
-    const values = field.values ?? allChecked(field.options);
-    return field.showAsCheckboxes === true ? values : values.slice(0, 1);
-  },
 };
+export const dynamicRecipientsFieldType = /* @__PURE__ */ withDefault(dynamicRecipientsFieldChecks, (field) => {
+  const values = field.values ?? allChecked(field.options);
+  return field.showAsCheckboxes === true ? values : values.slice(0, 1);
+});

@@ -1,7 +1,7 @@
 import type { DatetimeField, FieldValue } from '../form-model.js';
 import { datetimeFormatOf, formatDatetimePlaceholder, formatIsoDate, parseDatetime } from './datetime-format.js';
 import { FIELD_MESSAGES } from './field-messages.js';
-import { normalisedDefault, type FieldTypeSpec } from './field-type-spec.js';
+import { normalisedDefault, withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { coerceText } from './raw-value-coercion.js';
 
 export { formatDatetimePlaceholder } from './datetime-format.js';
@@ -11,7 +11,6 @@ const STORED_SHAPE = {
   time: /^\d{2}:\d{2}$/,
   both: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
 } as const;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function invalidMessage(field: DatetimeField): string {
   const placeholder = formatDatetimePlaceholder(field);
@@ -22,7 +21,7 @@ function invalidMessage(field: DatetimeField): string {
 
 /** Definitions are schema-checked, but a malformed limit is ignored rather than rejecting everyone. */
 function isoLimit(limit: string | undefined): string | null {
-  return limit !== undefined && ISO_DATE.test(limit) ? limit : null;
+  return limit !== undefined && STORED_SHAPE.date.test(limit) ? limit : null;
 }
 
 function datetimeErrors(field: DatetimeField, value: FieldValue): string[] {
@@ -39,7 +38,7 @@ function datetimeErrors(field: DatetimeField, value: FieldValue): string[] {
   return errors;
 }
 
-export const datetimeFieldType: FieldTypeSpec<'datetime'> = {
+export const datetimeFieldChecks: FieldTypeChecks<'datetime'> = {
   type: 'datetime',
   normalise: (field, raw) => {
     // Numbers are not a datetime representation; only text is read.
@@ -54,5 +53,7 @@ export const datetimeFieldType: FieldTypeSpec<'datetime'> = {
     return iso === null ? { ok: false, error: invalidMessage(field) } : { ok: true, value: iso };
   },
   validate: datetimeErrors,
-  defaultValue: (field) => normalisedDefault(datetimeFieldType, field, field.value, null),
 };
+export const datetimeFieldType = /* @__PURE__ */ withDefault(datetimeFieldChecks, (field) =>
+  normalisedDefault(datetimeFieldChecks, field, field.value, null),
+);

@@ -4,7 +4,8 @@ export type NormaliseOutcome =
   | { readonly ok: true; readonly value: FieldValue }
   | { readonly ok: false; readonly error: string };
 
-export interface FieldTypeSpec<T extends FieldType = FieldType> {
+/** What checking a value needs: the part of a field type the server and the browser client share. */
+export interface FieldTypeChecks<T extends FieldType = FieldType> {
   readonly type: T;
   /**
    * Wire value -> stored shape. Lenient about representation (a number sent as a string, a single
@@ -16,8 +17,23 @@ export interface FieldTypeSpec<T extends FieldType = FieldType> {
    * normalised values known for the form (for confirmation).
    */
   validate(field: FieldOfType<T>, value: FieldValue, values: Values): string[];
+}
+
+export interface FieldTypeSpec<T extends FieldType = FieldType> extends FieldTypeChecks<T> {
   /** The value a field starts with (from value/values/checked/option.checked). */
   defaultValue(field: FieldOfType<T>): FieldValue;
+}
+
+/**
+ * A type's checks with its default. Defaults reach clients in the manifest (contract §2
+ * `defaultValue`), so only the server reads them: each call is marked pure, and a bundle that only
+ * checks values (the browser client's) leaves the spec and its default out.
+ */
+export function withDefault<T extends FieldType>(
+  checks: FieldTypeChecks<T>,
+  defaultValue: (field: FieldOfType<T>) => FieldValue,
+): FieldTypeSpec<T> {
+  return { ...checks, defaultValue };
 }
 
 export function accept(value: FieldValue): NormaliseOutcome {
@@ -30,7 +46,7 @@ export function reject(error: string): NormaliseOutcome {
 
 /** A spec's default derived from its own normaliser, so a badly written default never reaches a form. */
 export function normalisedDefault<T extends FieldType>(
-  spec: Pick<FieldTypeSpec<T>, 'normalise'>,
+  spec: Pick<FieldTypeChecks<T>, 'normalise'>,
   field: FieldOfType<T>,
   raw: unknown,
   empty: FieldValue,

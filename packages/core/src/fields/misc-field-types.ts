@@ -1,10 +1,10 @@
 import type { FieldValue } from '../form-model.js';
 import { FIELD_MESSAGES } from './field-messages.js';
-import { normalisedDefault, type FieldTypeSpec } from './field-type-spec.js';
+import { normalisedDefault, withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { coerceTextList, parseFlag } from './raw-value-coercion.js';
 import { DEFAULT_FILE_COUNT, UPLOAD_ID } from './upload-ids.js';
 
-export const checkboxFieldType: FieldTypeSpec<'checkbox'> = {
+export const checkboxFieldChecks: FieldTypeChecks<'checkbox'> = {
   type: 'checkbox',
   normalise: (field, raw) => {
     const checkedValue = field.value || '1';
@@ -17,10 +17,12 @@ export const checkboxFieldType: FieldTypeSpec<'checkbox'> = {
     return { ok: true, value: flag ? checkedValue : null };
   },
   validate: (field, value) => (value === (field.value || '1') ? [] : [FIELD_MESSAGES.invalidCheckbox]),
-  defaultValue: (field) => (field.checked === true ? field.value || '1' : null),
 };
+export const checkboxFieldType = /* @__PURE__ */ withDefault(checkboxFieldChecks, (field) =>
+  field.checked === true ? field.value || '1' : null,
+);
 
-export const mailingListFieldType: FieldTypeSpec<'mailingList'> = {
+export const mailingListFieldChecks: FieldTypeChecks<'mailingList'> = {
   type: 'mailingList',
   normalise: (field, raw) => {
     // A hidden opt-in is the site owner's decision, not the submitter's: ignore what was sent.
@@ -29,8 +31,8 @@ export const mailingListFieldType: FieldTypeSpec<'mailingList'> = {
     return flag === undefined ? { ok: false, error: FIELD_MESSAGES.invalidOptIn } : { ok: true, value: flag };
   },
   validate: (_field, value) => (typeof value === 'boolean' ? [] : [FIELD_MESSAGES.invalidOptIn]),
-  defaultValue: (field) => field.hidden === true,
 };
+export const mailingListFieldType = /* @__PURE__ */ withDefault(mailingListFieldChecks, (field) => field.hidden === true);
 
 export const DEFAULT_MAX_RATING = 5;
 const RATING_TEXT = /^\d{1,6}$/;
@@ -40,7 +42,7 @@ function maxRating(maxValue: number | undefined): number {
 }
 
 /** Ratings are stored as numbers: they are steps on a scale, compared numerically by rules. */
-export const ratingFieldType: FieldTypeSpec<'rating'> = {
+export const ratingFieldChecks: FieldTypeChecks<'rating'> = {
   type: 'rating',
   normalise: (field, raw) => {
     if (raw === undefined || raw === null || raw === '') return { ok: true, value: null };
@@ -57,8 +59,10 @@ export const ratingFieldType: FieldTypeSpec<'rating'> = {
       ? []
       : [FIELD_MESSAGES.invalidRating(max)];
   },
-  defaultValue: (field) => normalisedDefault(ratingFieldType, field, field.value, null),
 };
+export const ratingFieldType = /* @__PURE__ */ withDefault(ratingFieldChecks, (field) =>
+  normalisedDefault(ratingFieldChecks, field, field.value, null),
+);
 
 const SIGNATURE_PREFIX = 'data:image/png;base64,';
 const MAX_SIGNATURE_KIB = 512;
@@ -76,7 +80,7 @@ function signatureErrors(value: FieldValue): string[] {
   return bytes > MAX_SIGNATURE_BYTES ? [FIELD_MESSAGES.signatureTooLarge(MAX_SIGNATURE_KIB)] : [];
 }
 
-export const signatureFieldType: FieldTypeSpec<'signature'> = {
+export const signatureFieldChecks: FieldTypeChecks<'signature'> = {
   type: 'signature',
   normalise: (_field, raw) => {
     if (raw === undefined || raw === null || raw === '') return { ok: true, value: null };
@@ -86,11 +90,11 @@ export const signatureFieldType: FieldTypeSpec<'signature'> = {
       : { ok: true, value: raw };
   },
   validate: (_field, value) => signatureErrors(value),
-  defaultValue: () => null,
 };
+export const signatureFieldType = /* @__PURE__ */ withDefault(signatureFieldChecks, () => null);
 
 
-export const fileFieldType: FieldTypeSpec<'file'> = {
+export const fileFieldChecks: FieldTypeChecks<'file'> = {
   type: 'file',
   normalise: (_field, raw) => coerceTextList(raw),
   validate: (field, value) => {
@@ -101,12 +105,12 @@ export const fileFieldType: FieldTypeSpec<'file'> = {
     if (value.length > maxFiles) errors.push(FIELD_MESSAGES.tooManyFiles(maxFiles));
     return errors;
   },
-  defaultValue: () => [],
 };
+export const fileFieldType = /* @__PURE__ */ withDefault(fileFieldChecks, () => []);
 
-export const submitFieldType: FieldTypeSpec<'submit'> = {
+export const submitFieldChecks: FieldTypeChecks<'submit'> = {
   type: 'submit',
   normalise: () => ({ ok: true, value: null }),
   validate: () => [],
-  defaultValue: () => null,
 };
+export const submitFieldType = /* @__PURE__ */ withDefault(submitFieldChecks, () => null);

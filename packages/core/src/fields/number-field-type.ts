@@ -1,6 +1,6 @@
-import type { FieldValue } from '../form-model.js';
+import type { FieldValue, NumberField } from '../form-model.js';
 import { FIELD_MESSAGES } from './field-messages.js';
-import { normalisedDefault, type FieldTypeSpec } from './field-type-spec.js';
+import { normalisedDefault, withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { MAX_TEXT_CHARS, type Coerced } from './raw-value-coercion.js';
 
 export interface DecimalFormat {
@@ -62,7 +62,7 @@ export function parseDecimal(raw: unknown, format: DecimalFormat = CANONICAL_DEC
   return value === null ? failure : { ok: true, value };
 }
 
-function numberErrors(field: Parameters<FieldTypeSpec<'number'>['validate']>[0], value: FieldValue): string[] {
+function numberErrors(field: NumberField, value: FieldValue): string[] {
   const match = typeof value === 'string' ? CANONICAL_NUMBER.exec(value) : null;
   if (match === null) return [FIELD_MESSAGES.notNumber];
   const [, sign = '', integer = '', fraction = ''] = match;
@@ -81,7 +81,7 @@ function numberErrors(field: Parameters<FieldTypeSpec<'number'>['validate']>[0],
   return errors;
 }
 
-export const numberFieldType: FieldTypeSpec<'number'> = {
+export const numberFieldChecks: FieldTypeChecks<'number'> = {
   type: 'number',
   normalise: (field, raw) =>
     parseDecimal(raw, {
@@ -89,5 +89,7 @@ export const numberFieldType: FieldTypeSpec<'number'> = {
       thousandsSeparator: field.thousandsSeparator ?? '',
     }),
   validate: numberErrors,
-  defaultValue: (field) => normalisedDefault(numberFieldType, field, field.value, null),
 };
+export const numberFieldType = /* @__PURE__ */ withDefault(numberFieldChecks, (field) =>
+  normalisedDefault(numberFieldChecks, field, field.value, null),
+);

@@ -1,5 +1,5 @@
 import { FIELD_MESSAGES } from './field-messages.js';
-import { accept, reject, type FieldTypeSpec } from './field-type-spec.js';
+import { accept, reject, withDefault, type FieldTypeChecks } from './field-type-spec.js';
 
 /** A gateway's intent id (`pi_…` at Stripe); anything else is not something a client was given. */
 const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
@@ -9,12 +9,12 @@ const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
  * official Stripe extension sets it (contract §12). It proves nothing: the payment itself is
  * checked with the gateway at the checkpoint and when the submission is made (contract §8).
  */
-export const paymentFieldType: FieldTypeSpec<'payment'> = {
+export const paymentFieldChecks: FieldTypeChecks<'payment'> = {
   type: 'payment',
   normalise: (_field, raw) => {
     if (raw === undefined || raw === null || raw === '') return accept(null);
     return typeof raw === 'string' && INTENT_ID.test(raw) ? accept(raw) : reject(FIELD_MESSAGES.invalidPayment);
   },
   validate: () => [],
-  defaultValue: () => null,
 };
+export const paymentFieldType = /* @__PURE__ */ withDefault(paymentFieldChecks, () => null);

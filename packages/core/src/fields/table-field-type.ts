@@ -1,7 +1,7 @@
 import type { FieldValue, TableColumn, TableRow } from '../form-model.js';
 import { isEmptyValue } from './empty-value-check.js';
 import { FIELD_MESSAGES } from './field-messages.js';
-import type { FieldTypeSpec } from './field-type-spec.js';
+import { withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { parseDecimal } from './number-field-type.js';
 import { DEFAULT_FILE_COUNT, UPLOAD_ID } from './upload-ids.js';
 import { coerceText, coerceTextList, parseFlag, type Coerced } from './raw-value-coercion.js';
@@ -112,7 +112,7 @@ function tableErrors(columns: readonly TableColumn[], maxRows: number | undefine
   return errors;
 }
 
-export const tableFieldType: FieldTypeSpec<'table'> = {
+export const tableFieldChecks: FieldTypeChecks<'table'> = {
   type: 'table',
   normalise: (field, raw) => {
     if (raw === undefined || raw === null || raw === '') return { ok: true, value: [] };
@@ -131,5 +131,5 @@ export const tableFieldType: FieldTypeSpec<'table'> = {
     return { ok: true, value: rows };
   },
   validate: (field, value) => tableErrors(field.columns, field.maxRows, value),
-  defaultValue: () => [],
 };
+export const tableFieldType = /* @__PURE__ */ withDefault(tableFieldChecks, () => []);

@@ -1,6 +1,6 @@
 import type { FieldValue, TextareaField, TextField, Values } from '../form-model.js';
 import { FIELD_MESSAGES } from './field-messages.js';
-import type { FieldTypeSpec } from './field-type-spec.js';
+import { withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { coerceText, countCodePoints } from './raw-value-coercion.js';
 
 /** Validators receive FieldValue; anything but a string here means a caller skipped normalise. */
@@ -18,18 +18,21 @@ const plainText = {
     const text = textOf(value);
     return text === null ? [FIELD_MESSAGES.notText] : maxLengthErrors(text, field.maxLength);
   },
-  defaultValue: (field: TextField | TextareaField) => field.value || null,
 };
+/** The default of the types whose definition may give one `value`. */
+const valueDefault = (field: { readonly value?: string }) => field.value || null;
 
-export const textFieldType: FieldTypeSpec<'text'> = { type: 'text', ...plainText };
-export const textareaFieldType: FieldTypeSpec<'textarea'> = { type: 'textarea', ...plainText };
+export const textFieldChecks: FieldTypeChecks<'text'> = { type: 'text', ...plainText };
+export const textFieldType = /* @__PURE__ */ withDefault(textFieldChecks, valueDefault);
+export const textareaFieldChecks: FieldTypeChecks<'textarea'> = { type: 'textarea', ...plainText };
+export const textareaFieldType = /* @__PURE__ */ withDefault(textareaFieldChecks, valueDefault);
 
-export const hiddenFieldType: FieldTypeSpec<'hidden'> = {
+export const hiddenFieldChecks: FieldTypeChecks<'hidden'> = {
   type: 'hidden',
   normalise: (_field, raw) => coerceText(raw),
   validate: (_field, value) => (textOf(value) === null ? [FIELD_MESSAGES.notText] : []),
-  defaultValue: (field) => field.value || null,
 };
+export const hiddenFieldType = /* @__PURE__ */ withDefault(hiddenFieldChecks, valueDefault);
 
 /** WHATWG input[type=email]: what browsers accept, so server and client never disagree. */
 const EMAIL_PATTERN =
@@ -37,7 +40,7 @@ const EMAIL_PATTERN =
 /** RFC 5321 path limit; longer addresses cannot be delivered to. */
 const EMAIL_MAX_CHARS = 254;
 
-export const emailFieldType: FieldTypeSpec<'email'> = {
+export const emailFieldChecks: FieldTypeChecks<'email'> = {
   type: 'email',
   normalise: (_field, raw) => {
     const text = coerceText(raw);
@@ -52,8 +55,8 @@ export const emailFieldType: FieldTypeSpec<'email'> = {
     if (text.length > EMAIL_MAX_CHARS || !EMAIL_PATTERN.test(text)) errors.unshift(FIELD_MESSAGES.invalidEmail);
     return errors;
   },
-  defaultValue: () => null,
 };
+export const emailFieldType = /* @__PURE__ */ withDefault(emailFieldChecks, () => null);
 
 const LOOSE_PHONE = /^\+?[0-9 ().-]{5,25}$/;
 const MIN_PHONE_DIGITS = 5;
@@ -69,7 +72,7 @@ function matchesPhonePattern(text: string, pattern: string): boolean {
   );
 }
 
-export const phoneFieldType: FieldTypeSpec<'phone'> = {
+export const phoneFieldChecks: FieldTypeChecks<'phone'> = {
   type: 'phone',
   normalise: (_field, raw) => coerceText(raw),
   validate: (field, value) => {
@@ -81,8 +84,8 @@ export const phoneFieldType: FieldTypeSpec<'phone'> = {
     const digits = text.replace(/[^0-9]/g, '').length;
     return LOOSE_PHONE.test(text) && digits >= MIN_PHONE_DIGITS ? [] : [FIELD_MESSAGES.invalidPhone];
   },
-  defaultValue: (field) => field.value || null,
 };
+export const phoneFieldType = /* @__PURE__ */ withDefault(phoneFieldChecks, valueDefault);
 
 /** Validation runs on every keystroke in clients and every submit on the server: compile once. */
 const compiledPatterns = new Map<string, RegExp | null>();
@@ -102,7 +105,7 @@ export function compileFieldPattern(pattern: string): RegExp | null {
   return compiled;
 }
 
-export const regexFieldType: FieldTypeSpec<'regex'> = {
+export const regexFieldChecks: FieldTypeChecks<'regex'> = {
   type: 'regex',
   normalise: (_field, raw) => coerceText(raw),
   validate: (field, value) => {
@@ -112,8 +115,8 @@ export const regexFieldType: FieldTypeSpec<'regex'> = {
     const pattern = compileFieldPattern(field.pattern);
     return pattern !== null && pattern.test(text) ? [] : [field.message ?? FIELD_MESSAGES.patternMismatch];
   },
-  defaultValue: (field) => field.value || null,
 };
+export const regexFieldType = /* @__PURE__ */ withDefault(regexFieldChecks, valueDefault);
 
 /** The target's value as the confirmation compares it; own properties only, handles are user data. */
 export function confirmationTargetText(target: string, values: Values): string {
@@ -121,10 +124,10 @@ export function confirmationTargetText(target: string, values: Values): string {
   return String(targetValue ?? '');
 }
 
-export const confirmationFieldType: FieldTypeSpec<'confirmation'> = {
+export const confirmationFieldChecks: FieldTypeChecks<'confirmation'> = {
   type: 'confirmation',
   normalise: (_field, raw) => coerceText(raw),
   validate: (field, value, values) =>
     textOf(value) === confirmationTargetText(field.target, values) ? [] : [FIELD_MESSAGES.mismatch],
-  defaultValue: () => null,
 };
+export const confirmationFieldType = /* @__PURE__ */ withDefault(confirmationFieldChecks, () => null);
