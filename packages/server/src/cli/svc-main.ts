@@ -35,6 +35,8 @@ Commands:
   profiles login-token --demo [--subject S] [--claim NAME=VALUE …] [--ttl 1h]
                                    a login token from the demo's development issuer
   graphql schema [--config FILE]   print the GraphQL schema (SDL) for the configured forms
+  openapi [--out FILE] [--config FILE]
+                                   print (or write) the OpenAPI document of the HTTP API
   admin hash-password              read a password on stdin, print its hash for admin.users
   payments reconcile [--since DATE|48h] [--config FILE]
                                    finish paid payments that have no submission yet, cancel
