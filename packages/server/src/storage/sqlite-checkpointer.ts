@@ -13,7 +13,15 @@ import type SqliteDatabase from 'better-sqlite3';
 /** Pages before the main connection checkpoints by itself (the default is 1,000). */
 const SAFETY_NET_PAGES = 20_000;
 const DEFAULT_PAGES = 1_000;
-const INTERVAL_MS = 250;
+/**
+ * While writes arrive the worker checkpoints every BUSY_MS, else every IDLE_MS. Each checkpoint
+ * syncs the WAL and the database file, and on this class of disk a writer's append waits while a
+ * sync is under way: small, frequent checkpoints keep those waits short. At 2,300 submits/s the
+ * p99 at a fixed rate was 26-37 ms with a checkpoint every 250 ms and 18-20 ms every 50 ms; on
+ * tmpfs (no syncs to wait for) it was 11 ms (issue #17).
+ */
+const BUSY_MS = 50;
+const IDLE_MS = 250;
 
 // CommonJS source, so the worker needs no TypeScript loader under tsx, vitest or a build.
 const WORKER_SOURCE = `
@@ -21,10 +29,17 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
-const timer = setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { /* busy or closing: the next tick tries again */ }
-}, workerData.intervalMs);
-parentPort.on('message', () => { clearInterval(timer); db.close(); process.exit(0); });
+let timer = null;
+let lastLog = -1;
+const tick = () => {
+  // The WAL's frame count: it changes only when writes arrived (or the WAL started over) since.
+  let log = lastLog;
+  try { log = db.pragma('wal_checkpoint(PASSIVE)')[0].log; } catch (error) { /* busy or closing: the next tick tries again */ }
+  timer = setTimeout(tick, log !== lastLog ? workerData.busyMs : workerData.idleMs);
+  lastLog = log;
+};
+timer = setTimeout(tick, workerData.idleMs);
+parentPort.on('message', () => { clearTimeout(timer); db.close(); process.exit(0); });
 parentPort.postMessage('ready');
 `;
 
@@ -34,7 +49,7 @@ export interface Checkpointer {
 
 export function startCheckpointer(sqlite: SqliteDatabase.Database, file: string): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs: INTERVAL_MS } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, busyMs: BUSY_MS, idleMs: IDLE_MS } });
   worker.unref();
   worker.on('message', (message) => {
     if (message === 'ready') sqlite.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
