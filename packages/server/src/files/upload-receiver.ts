@@ -47,7 +47,8 @@ export async function spoolUpload(
   open: (sniffed: Sniffed) => Promise<SpoolTarget>,
   options: { readonly digest: boolean },
 ): Promise<Spooled> {
-  let target: SpoolTarget | null = null;
+  // Set by decide() inside the loop; declared wide so the checks below are not narrowed to null.
+  let target = null as SpoolTarget | null;
   let closed = false;
   let size = 0;
   const digest = options.digest ? createHash('sha256') : null;
@@ -74,7 +75,7 @@ export async function spoolUpload(
   const close = async () => {
     if (closed) return;
     closed = true;
-    await (target as SpoolTarget | null)?.handle.close();
+    await target?.handle.close();
   };
 
   try {
@@ -99,13 +100,13 @@ export async function spoolUpload(
     if (!refusal && head) await decide(true);
     await close();
     if (refusal || !sniffed) {
-      await (target as SpoolTarget | null)?.discard();
+      await target?.discard();
       return { ok: false, refusal: refusal ?? 'kind' };
     }
     return { ok: true, size, sha256: digest?.digest('hex') ?? null, sniffed };
   } catch (error) {
     await close().catch(() => undefined);
-    await (target as SpoolTarget | null)?.discard();
+    await target?.discard();
     throw error;
   }
 }

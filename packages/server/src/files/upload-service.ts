@@ -143,7 +143,8 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
     async receive(form, target, file, owner, wanted = { digest: false }) {
       const name = cleanFileName(file.filename);
       let storageKey = '';
-      let spoolPath: string | null = null;
+      // Set by open() while the stream is read; declared wide so the check below is not narrowed to null.
+      let spoolPath = null as string | null;
       // The key carries the sniffed extension, so the file is opened once the sniff has decided:
       // in place on the disk store, else in a private spool file that is then put in the store.
       const open = async (sniffed: Sniffed): Promise<SpoolTarget> => {
@@ -163,11 +164,10 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       const { sniffed, size } = spooled;
       const id = randomToken(16);
       if (spoolPath !== null) {
-        const path: string = spoolPath;
         try {
-          await store.put(storageKey, createReadStream(path), { size, contentType: sniffed.mime });
+          await store.put(storageKey, createReadStream(spoolPath), { size, contentType: sniffed.mime });
         } finally {
-          await rm(path, { force: true });
+          await rm(spoolPath, { force: true });
         }
       }
       try {

@@ -32,7 +32,7 @@ const PG_LANES = 4;
 
 export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): WriteBatcher {
   const lanes = dialect === 'sqlite' ? 1 : PG_LANES;
-  let queue: Pending[] = [];
+  const queue: Pending[] = [];
   let active = 0;
   let scheduled = false;
 
@@ -66,9 +66,7 @@ export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): 
     active += 1;
     try {
       while (queue.length > 0) {
-        const batch = queue.slice(0, MAX_BATCH);
-        queue = queue.slice(batch.length);
-        await runBatch(batch);
+        await runBatch(queue.splice(0, MAX_BATCH));
       }
     } finally {
       active -= 1;
