@@ -50,11 +50,12 @@ describeEachDialect('the write batcher', (target) => {
 
   it('shares a transaction among writes from separate callbacks of one turn, as requests arrive', async () => {
     const { batcher, transactions } = countingBatcher();
-    // Each timer callback is its own macrotask with microtasks drained after it, like each
-    // request's socket callback; better-sqlite3 answers synchronously, so a batcher that started
-    // at once would have committed each write before the next callback ran.
+    // Each immediate callback is its own macrotask with microtasks drained after it, like each
+    // request's socket callback, and all ten run in one turn (timers of 0 ms could straddle a
+    // millisecond and fire in two turns on a busy machine). better-sqlite3 answers synchronously,
+    // so a batcher that started at once would have committed each write before the next ran.
     const ids = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => new Promise<number>((resolve, reject) => setTimeout(() => batcher.run(insertForm(`turn-${i}`)).then(resolve, reject), 0))),
+      Array.from({ length: 10 }, (_, i) => new Promise<number>((resolve, reject) => setImmediate(() => batcher.run(insertForm(`turn-${i}`)).then(resolve, reject)))),
     );
     expect(new Set(ids).size).toBe(10);
     expect(transactions()).toBe(1);
