@@ -114,6 +114,11 @@ describe('the OpenAPI document', () => {
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/javascript/);
     expect(script.body.length).toBeGreaterThan(100_000);
+    expect(script.headers['cache-control']).toBe('public, max-age=86400');
+    // Without the slash, the page's relative script path would miss: the plugin redirects.
+    const bare = await svc.app.inject({ method: 'GET', url: '/svc/api/docs' });
+    expect(bare.statusCode).toBe(301);
+    expect(bare.headers.location).toBe('/svc/api/docs/');
     // Other routes keep their own policies: the page's hash is not handed to anyone else.
     const manifest = await svc.app.inject({ method: 'GET', url: '/svc/api/forms/contact/manifest' });
     expect(manifest.headers['content-security-policy']).toBeUndefined();

@@ -5,10 +5,15 @@
  * not fetched, and the page's Content-Security-Policy lets it load nothing from anywhere else.
  * The one inline script (the plugin's start-up call) is allowed by its hash, computed from the page
  * as sent, so the policy follows the plugin's output instead of trusting every inline script.
+ *
+ * The plugin is loaded on the first request for the page, into a small fastify instance of its
+ * own that these routes ask: its module carries the whole browser bundle as a string, 17 MB of
+ * heap (28% of a started server's) that every instance held for a page people rarely open. A
+ * smaller resting heap is also a smaller allowance V8 lets garbage grow to (issue #17's export
+ * memory).
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import scalar from '@scalar/fastify-api-reference';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { SvcError } from '@svc/core';
 import { DOCS_PATH, OPENAPI_PATH } from './openapi-exclusions.js';
 
@@ -43,25 +48,49 @@ export async function registerDocsPage(app: FastifyInstance, headlessEnabled: bo
       }
       return payload;
     });
-    await scope.register(scalar, {
-      routePrefix: DOCS_PATH,
-      logLevel: 'warn',
-      hooks: {
-        onRequest: async () => {
-          if (!headlessEnabled) throw new SvcError('HEADLESS_DISABLED');
-        },
-      },
-      configuration: {
-        url: OPENAPI_PATH,
-        pageTitle: 'svc API reference',
-        // Offline and self-contained: no web fonts, and none of the controls that reach Scalar's
-        // online services (its API client, AI agent, MCP generator, developer toolbar).
-        withDefaultFonts: false,
-        hideClientButton: true,
-        agent: { disabled: true },
-        mcp: { disabled: true },
-        showDeveloperTools: 'never',
-      },
+    const headless = async () => {
+      if (!headlessEnabled) throw new SvcError('HEADLESS_DISABLED');
+    };
+    let reference: Promise<FastifyInstance> | null = null;
+    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      reference ??= referenceApp().catch((error: unknown) => {
+        reference = null;
+        throw error;
+      });
+      const res = await (await reference).inject({ method: 'GET', url: request.url, headers: { host: request.headers.host ?? 'localhost' } });
+      for (const name of ['content-type', 'location'] as const) {
+        const value = res.headers[name];
+        if (value !== undefined) reply.header(name, value);
+      }
+      return reply.code(res.statusCode).send(res.body);
+    };
+    for (const url of [DOCS_PATH, `${DOCS_PATH}/`, `${DOCS_PATH}/js/scalar.js`]) {
+      scope.get(url, { onRequest: headless, logLevel: 'warn' }, forward);
+    }
+    scope.addHook('onClose', async () => {
+      await (await reference?.catch(() => null))?.close();
     });
   });
+}
+
+/** The reference plugin in an instance of its own, answering the routes above through inject. */
+async function referenceApp(): Promise<FastifyInstance> {
+  const { default: scalar } = await import('@scalar/fastify-api-reference');
+  const reference = Fastify({ logger: false });
+  await reference.register(scalar, {
+    routePrefix: DOCS_PATH,
+    configuration: {
+      url: OPENAPI_PATH,
+      pageTitle: 'svc API reference',
+      // Offline and self-contained: no web fonts, and none of the controls that reach Scalar's
+      // online services (its API client, AI agent, MCP generator, developer toolbar).
+      withDefaultFonts: false,
+      hideClientButton: true,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: 'never',
+    },
+  });
+  await reference.ready();
+  return reference;
 }
