@@ -8,7 +8,7 @@
  * the start of every second and then waits, so 100/s over 50 connections arrives as a burst of
  * 100 each second and p50 measured the queue that burst made.
  */
-import { Agent, request } from 'node:http';
+import { WirePool } from './wire-client.js';
 import type autocannon from 'autocannon';
 
 export interface PacedResult {
@@ -28,10 +28,11 @@ function percentile(sorted: readonly number[], p: number): number {
 
 export async function pacedLoad(options: autocannon.Options, rate: number, seconds: number): Promise<PacedResult> {
   const url = new URL(options.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: 512 });
+  const pool = new WirePool(url.hostname, Number(url.port));
   const body = typeof options.body === 'string' ? Buffer.from(options.body) : options.body ? Buffer.from(options.body as Buffer) : undefined;
-  const headers: Record<string, string | number> = { ...(options.headers as Record<string, string> | undefined) };
-  if (body) headers['content-length'] = body.length;
+  const headers = { ...(options.headers as Record<string, string> | undefined) };
+  const path = `${url.pathname}${url.search}`;
+  const method = options.method ?? 'GET';
   const latencies: number[] = [];
   let errors = 0;
   const total = Math.round(rate * seconds);
@@ -41,31 +42,24 @@ export async function pacedLoad(options: autocannon.Options, rate: number, secon
 
   // A scenario's per-request setup (a fresh upload token each time) applies here as in autocannon.
   const setup = options.requests?.[0]?.setupRequest;
-  const headersFor = (): Record<string, string | number> => {
-    if (typeof setup !== 'function') return headers;
-    const made = setup({ method: options.method, path: url.pathname, headers: { ...headers } } as never, {}) as { headers?: Record<string, string> } | undefined;
-    return { ...headers, ...made?.headers };
+  // Encoded once when every request is the same, so the client's cost per request stays small.
+  const same = typeof setup === 'function' ? null : pool.encode({ method, path, headers, body });
+  const bytesFor = (): Buffer => {
+    if (same) return same;
+    const made = (setup as (request: unknown, context: unknown) => { headers?: Record<string, string> } | undefined)({ method, path, headers: { ...headers } }, {});
+    return pool.encode({ method, path, headers: { ...headers, ...made?.headers }, body });
   };
 
   const fire = (dueAt: number) =>
-    new Promise<void>((resolve) => {
-      const req = request(
-        { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: options.method ?? 'GET', headers: headersFor(), agent },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            if ((res.statusCode ?? 0) >= 400) errors += 1;
-            latencies.push(performance.now() - dueAt);
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
+    pool.send(bytesFor()).then(
+      (status) => {
+        if (status >= 400) errors += 1;
+        latencies.push(performance.now() - dueAt);
+      },
+      () => {
         errors += 1;
-        resolve();
-      });
-      req.end(body);
-    });
+      },
+    );
 
   let sent = 0;
   await new Promise<void>((done) => {
@@ -82,7 +76,7 @@ export async function pacedLoad(options: autocannon.Options, rate: number, secon
     }, TICK_MS);
   });
   await Promise.all(inFlight);
-  agent.destroy();
+  pool.close();
   latencies.sort((a, b) => a - b);
   return { sent, errors, p50: Math.round(percentile(latencies, 50) * 10) / 10, p99: Math.round(percentile(latencies, 99) * 10) / 10 };
 }
