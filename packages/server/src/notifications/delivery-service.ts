@@ -10,7 +10,7 @@ import type { FormRegistry } from '../forms/form-registry.js';
 import { listForSubmissions, type UploadRow } from '../files/upload-repository.js';
 import type { DeliveryPayload, DeliveryRecord, DeliveryTarget } from './delivery-model.js';
 import { planDeliveries, type PlannerOptions } from './delivery-planner.js';
-import { enqueueDeliveries, listDeliveries, requeueDelivery } from './outbox-repository.js';
+import { enqueueDeliveries, listDeliveries, requeueDelivery, type NewDelivery } from './outbox-repository.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -44,6 +44,8 @@ export interface DeliveryService {
    * (the submit path knows).
    */
   enqueue(db: Db, form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], hasFiles?: boolean): Promise<void>;
+  /** The jobs of a submission without files, to write with others in one statement (`enqueueDeliveries`). */
+  jobs(form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[]): NewDelivery[];
   /** After commit: deliver now rather than at the next poll. */
   poke(): void;
   list(submissionId: number): Promise<DeliveryRecord[]>;
@@ -78,15 +80,14 @@ export function createDeliveryService(deps: {
 }): DeliveryService {
   const { db } = deps;
   const plan = (form: Form, values: Values) => planDeliveries(form, values, deps.planner);
+  const jobsOf = (form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], files: readonly UploadRow[] = []): NewDelivery[] => {
+    const payload = payloadOf(form, submission, files);
+    return targets.map((target) => ({ target, submissionId: submission.id, formId: form.id, payload }));
+  };
   const enqueue = async (trx: Db, form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], hasFiles = true) => {
     if (targets.length === 0) return;
     const files = submission.id === null || !hasFiles ? [] : await listForSubmissions(trx, [submission.id]);
-    await enqueueDeliveries(
-      trx,
-      targets.map((target) => ({ target, submissionId: submission.id, formId: form.id })),
-      payloadOf(form, submission, files),
-      deps.now().toISOString(),
-    );
+    await enqueueDeliveries(trx, jobsOf(form, submission, targets, files), deps.now().toISOString());
   };
   const queueHeldBack = async (trx: Db, submissionId: number) => {
     const row = await trx.selectFrom('svc_submissions').selectAll().where('id', '=', submissionId).executeTakeFirst();
@@ -102,6 +103,7 @@ export function createDeliveryService(deps: {
   return {
     plan,
     enqueue,
+    jobs: (form, submission, targets) => jobsOf(form, submission, targets),
     poke: () => deps.worker.poke(),
     list: (submissionId) => listDeliveries(db, submissionId),
     async resend(deliveryId) {

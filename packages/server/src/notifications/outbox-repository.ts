@@ -13,36 +13,47 @@ import { describeTarget, type DeliveryJob, type DeliveryPayload, type DeliveryRe
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** At most this many jobs per INSERT statement (a submission has a few; a resend has one). */
-const JOBS_PER_STATEMENT = 16;
+/** At most this many jobs per INSERT (14 binds each; a batch of submissions has a few each). */
+const JOBS_PER_STATEMENT = 64;
 
-export async function enqueueDeliveries(
-  db: Db,
-  jobs: readonly { target: DeliveryTarget; submissionId: number | null; formId: number }[],
-  payload: DeliveryPayload,
-  now: string,
-): Promise<void> {
+/** One job to write: where it goes and the submission as it was (its own payload). */
+export interface NewDelivery {
+  readonly target: DeliveryTarget;
+  readonly submissionId: number | null;
+  readonly formId: number;
+  readonly payload: DeliveryPayload;
+}
+
+export async function enqueueDeliveries(db: Db, jobs: readonly NewDelivery[], now: string): Promise<void> {
   if (jobs.length === 0) return;
-  const payloadJson = JSON.stringify(payload);
+  // A submission's jobs share their payload object: serialised once for all of them.
+  let lastPayload: DeliveryPayload | null = null;
+  let lastJson = '';
   // Key order is the column order of the compiled statement; keep it fixed.
-  const rows = jobs.map((job) => ({
-    uid: randomUUID(),
-    submission_id: job.submissionId,
-    form_id: job.formId,
-    kind: job.target.kind,
-    target: JSON.stringify(job.target),
-    payload: payloadJson,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-    locked_until: null,
-    last_error: null,
-    created_at: now,
-    updated_at: now,
-    delivered_at: null,
-  }));
-  // One statement for a submission's jobs (it runs inside the submit transaction: a round trip
-  // less per job on PostgreSQL), compiled once per number of rows.
+  const rows = jobs.map((job) => {
+    if (job.payload !== lastPayload) {
+      lastPayload = job.payload;
+      lastJson = JSON.stringify(job.payload);
+    }
+    return {
+      uid: randomUUID(),
+      submission_id: job.submissionId,
+      form_id: job.formId,
+      kind: job.target.kind,
+      target: JSON.stringify(job.target),
+      payload: lastJson,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      locked_until: null,
+      last_error: null,
+      created_at: now,
+      updated_at: now,
+      delivered_at: null,
+    };
+  });
+  // One statement for many jobs (it runs inside the submit transaction: a round trip less per
+  // job on PostgreSQL), compiled once per number of rows.
   for (let start = 0; start < rows.length; start += JOBS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + JOBS_PER_STATEMENT);
     await runCompiled(db, `insert-deliveries-${chunk.length}`, () => db.insertInto('svc_deliveries').values(chunk), chunk.flatMap((row) => Object.values(row)));

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describeEachDialect } from '../../test/support/dialects.js';
 import { createDatabase, type DatabaseHandle } from './database-factory.js';
 import { migrateToLatest } from './migration-runner.js';
-import { createWriteBatcher } from './write-batcher.js';
+import { createWriteBatcher, type CombinedWrite } from './write-batcher.js';
 
 describeEachDialect('the write batcher', (target) => {
   let handle: DatabaseHandle;
@@ -75,5 +75,50 @@ describeEachDialect('the write batcher', (target) => {
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     const rows = await sql<{ handle: string }>`select handle from svc_forms where handle like 'mixed-%' order by handle`.execute(handle.db);
     expect(rows.rows.map((r) => r.handle)).toEqual(['mixed-0', 'mixed-1', 'mixed-2', 'mixed-3', 'mixed-4', 'mixed-6', 'mixed-7']);
+  });
+
+  /** A combined write of form rows: one multi-row INSERT per call, its calls and sizes counted. */
+  function formInserts() {
+    const calls: number[] = [];
+    const kind: CombinedWrite<string, number> = {
+      async runMany(trx, handles) {
+        calls.push(handles.length);
+        if (handles.includes('poison')) throw new Error('a bad input');
+        const rows = await trx
+          .insertInto('svc_forms')
+          .values(handles.map((h) => ({ uid: h, handle: h, hash: 'h', version: 'v', created_at: '', updated_at: '' })))
+          .returning(['id', 'handle'])
+          .execute();
+        const byHandle = new Map(rows.map((r) => [r.handle, Number(r.id)]));
+        return handles.map((h) => byHandle.get(h) as number);
+      },
+    };
+    return { kind, calls };
+  }
+
+  it('runs the combined writes of one batch as one call, beside its own writes, and answers each caller its own result', async () => {
+    const { batcher, transactions } = countingBatcher();
+    const { kind, calls } = formInserts();
+    const combined = Array.from({ length: 12 }, (_, i) => batcher.combine(kind, `combined-${i}`));
+    const own = batcher.run(insertForm('combined-own'));
+    const ids = await Promise.all(combined);
+    await own;
+    expect(calls).toEqual([12]);
+    expect(transactions()).toBe(1);
+    const rows = await sql<{ handle: string; id: number }>`select handle, id from svc_forms where handle like 'combined-%'`.execute(handle.db);
+    const byHandle = new Map(rows.rows.map((r) => [r.handle, Number(r.id)]));
+    ids.forEach((id, i) => expect(byHandle.get(`combined-${i}`)).toBe(id));
+    expect(byHandle.has('combined-own')).toBe(true);
+  });
+
+  it('runs each input of a failed combined call again alone, so only the bad one fails', async () => {
+    const batcher = createWriteBatcher(handle.db, handle.dialect);
+    const { kind, calls } = formInserts();
+    const outcomes = await Promise.allSettled(['alone-0', 'alone-1', 'poison', 'alone-3'].map((h) => batcher.combine(kind, h)));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    // One shared call that failed, then one call per input.
+    expect(calls).toEqual([4, 1, 1, 1, 1]);
+    const rows = await sql<{ handle: string }>`select handle from svc_forms where handle like 'alone-%' order by handle`.execute(handle.db);
+    expect(rows.rows.map((r) => r.handle)).toEqual(['alone-0', 'alone-1', 'alone-3']);
   });
 });

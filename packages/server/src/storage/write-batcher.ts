@@ -1,12 +1,14 @@
 /**
  * Group commit (issue #17). SQLite has one writer, and each transaction appends every page it
  * touched to the WAL, so a submission row and its outbox rows cost far more one by one than
- * together. On PostgreSQL every statement is a round trip and a socket write on each side, and a
- * submit's BEGIN and COMMIT were half of its four. Writes that arrive while a transaction runs
- * wait for it and then share the next one. Each caller still learns of its own write only after
- * the commit that holds it (DESIGN.md principle 8). When a shared transaction fails, its writes
- * run again one transaction each, so one bad write never takes the others down with it and each
- * gets its own outcome. PostgreSQL runs a few batches at once (its pool writes in parallel).
+ * together. On PostgreSQL every statement is a round trip and a socket write on each side (on
+ * loopback the kernel's TCP work for both ends is charged to the writer: a third of a submit's
+ * CPU in a profile). Writes that arrive while a transaction runs wait for it and then share the
+ * next one, and writes of one kind (a combined write, such as a plain submission's row and its
+ * jobs) go in one statement for the whole batch. Each caller still learns of its own write only
+ * after the commit that holds it (DESIGN.md principle 8). When a shared transaction fails, its
+ * writes run again one transaction each, so one bad write never takes the others down with it
+ * and each gets its own outcome. PostgreSQL runs a few batches at once (its pool writes in parallel).
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './database-schema.js';
@@ -14,13 +16,27 @@ import type { DialectName } from './database-factory.js';
 
 export type Write<T> = (trx: Transaction<Database>) => Promise<T>;
 
+/**
+ * Writes of one kind that a batch runs together. `runMany` gets every input of the batch and
+ * answers one result per input, in order; it runs in the batch's transaction, so all or none of
+ * it commits. Keep one object per kind: the batcher groups by identity.
+ */
+export interface CombinedWrite<I, T> {
+  runMany(trx: Transaction<Database>, inputs: readonly I[]): Promise<readonly T[]>;
+}
+
 export interface WriteBatcher {
-  /** Runs `write` in a transaction (shared with concurrent writes on SQLite); resolves after commit. */
+  /** Runs `write` in a transaction (shared with concurrent writes); resolves after commit. */
   run<T>(write: Write<T>): Promise<T>;
+  /** Runs `input` with the other inputs of `kind` in the same batch; resolves after commit. */
+  combine<I, T>(kind: CombinedWrite<I, T>, input: I): Promise<T>;
 }
 
 interface Pending {
-  readonly write: Write<unknown>;
+  /** A write of its own, or an input of a combined write. */
+  readonly write: Write<unknown> | null;
+  readonly kind: CombinedWrite<unknown, unknown> | null;
+  readonly input: unknown;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -30,6 +46,30 @@ const MAX_BATCH = 64;
 /** Transactions a PostgreSQL batcher keeps open at once: a few of the pool's connections, not all. */
 const PG_LANES = 4;
 
+/** Runs every pending item of `batch` in `trx`: own writes in order, each combined kind once. */
+async function runItems(trx: Transaction<Database>, batch: readonly Pending[]): Promise<unknown[]> {
+  const results: unknown[] = new Array(batch.length);
+  const groups = new Map<CombinedWrite<unknown, unknown>, number[]>();
+  for (let i = 0; i < batch.length; i++) {
+    const item = batch[i] as Pending;
+    if (item.write) results[i] = await item.write(trx);
+    else if (item.kind) {
+      const group = groups.get(item.kind);
+      if (group) group.push(i);
+      else groups.set(item.kind, [i]);
+    }
+  }
+  for (const [kind, indexes] of groups) {
+    const out = await kind.runMany(
+      trx,
+      indexes.map((i) => (batch[i] as Pending).input),
+    );
+    if (out.length !== indexes.length) throw new Error(`a combined write answered ${out.length} results for ${indexes.length} inputs`);
+    indexes.forEach((at, i) => (results[at] = out[i]));
+  }
+  return results;
+}
+
 export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): WriteBatcher {
   const lanes = dialect === 'sqlite' ? 1 : PG_LANES;
   const queue: Pending[] = [];
@@ -38,7 +78,8 @@ export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): 
 
   async function runAlone(item: Pending): Promise<void> {
     try {
-      item.resolve(await db.transaction().execute(item.write));
+      const [result] = await db.transaction().execute((trx) => runItems(trx, [item]));
+      item.resolve(result);
     } catch (error) {
       item.reject(error);
     }
@@ -48,11 +89,7 @@ export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): 
     if (batch.length === 1) return runAlone(batch[0] as Pending);
     let results: unknown[];
     try {
-      results = await db.transaction().execute(async (trx) => {
-        const out: unknown[] = [];
-        for (const item of batch) out.push(await item.write(trx));
-        return out;
-      });
+      results = await db.transaction().execute((trx) => runItems(trx, batch));
     } catch {
       // Nothing of the batch was committed: each write again, alone, with its own outcome.
       for (const item of batch) await runAlone(item);
@@ -88,12 +125,15 @@ export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): 
     });
   }
 
+  function enqueue<T>(write: Write<unknown> | null, kind: CombinedWrite<unknown, unknown> | null, input: unknown): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ write, kind, input, resolve: resolve as (value: unknown) => void, reject });
+      schedule();
+    });
+  }
+
   return {
-    run<T>(write: Write<T>): Promise<T> {
-      return new Promise<T>((resolve, reject) => {
-        queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
-        schedule();
-      });
-    },
+    run: <T>(write: Write<T>) => enqueue<T>(write, null, undefined),
+    combine: <I, T>(kind: CombinedWrite<I, T>, input: I) => enqueue<T>(null, kind as CombinedWrite<unknown, unknown>, input),
   };
 }

@@ -68,12 +68,32 @@ function submissionRow(row: NewSubmission) {
 }
 
 export async function insertSubmission(db: Db, row: NewSubmission): Promise<number> {
-  const values = submissionRow(row);
-  const build = () => db.insertInto('svc_submissions').values(values).returning('id');
-  const result = await runCompiled(db, 'insert-submission', build, Object.values(values));
-  const inserted = result.rows[0];
-  if (!inserted) throw new Error('insert returned no id');
-  return Number(inserted.id);
+  const [id] = await insertSubmissions(db, [row]);
+  if (id === undefined) throw new Error('insert returned no id');
+  return id;
+}
+
+/** At most this many rows per INSERT (15 binds each): a write batch's worth. */
+const ROWS_PER_STATEMENT = 64;
+
+/**
+ * Many submissions in one statement per `ROWS_PER_STATEMENT` (a write batch's plain submits,
+ * issue #17), compiled once per row count; answers their ids in the order given. RETURNING's row
+ * order is not promised by either database, so ids are matched back by uid.
+ */
+export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]): Promise<number[]> {
+  const ids = new Map<string, number>();
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT).map(submissionRow);
+    const build = () => db.insertInto('svc_submissions').values(chunk).returning(['id', 'uid']);
+    const result = await runCompiled(db, `insert-submissions-${chunk.length}`, build, chunk.flatMap((row) => Object.values(row)));
+    for (const inserted of result.rows) ids.set(inserted.uid, Number(inserted.id));
+  }
+  return rows.map((row) => {
+    const id = ids.get(row.uid);
+    if (id === undefined) throw new Error('insert returned no id');
+    return id;
+  });
 }
 
 export async function findSubmission(db: Db, id: number): Promise<StoredSubmission | undefined> {
