@@ -4,11 +4,11 @@
  * on SQLite the single writer serialises claims. A worker that dies leaves its lease to expire,
  * and the job is taken again: at least once, never lost.
  */
-import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { DialectName } from '../storage/database-factory.js';
 import { runCompiled } from '../storage/compiled-queries.js';
+import { timeOrderedUuid } from '../security/token-crypto.js';
 import { describeTarget, type DeliveryJob, type DeliveryPayload, type DeliveryRecord, type DeliveryStatus, type DeliveryTarget } from './delivery-model.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -36,7 +36,7 @@ export async function enqueueDeliveries(db: Db, jobs: readonly NewDelivery[], no
       lastJson = JSON.stringify(job.payload);
     }
     return {
-      uid: randomUUID(),
+      uid: timeOrderedUuid(),
       submission_id: job.submissionId,
       form_id: job.formId,
       kind: job.target.kind,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deriveKey, openJson, randomAlphanumeric, randomHex, randomToken, sealJson } from './token-crypto.js';
+import { deriveKey, openJson, randomAlphanumeric, randomHex, randomToken, sealJson, timeOrderedUuid } from './token-crypto.js';
 
 describe('random tokens from the pooled CSPRNG', () => {
   it('never hands out the same bytes twice, across many refills of the pool', () => {
@@ -33,5 +33,27 @@ describe('random tokens from the pooled CSPRNG', () => {
     const b = sealJson(key, { n: 1 });
     expect(a).not.toBe(b);
     expect(openJson(key, a)).toEqual({ n: 1 });
+  });
+});
+
+describe('time-ordered UUIDs (version 7)', () => {
+  const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it('carries the millisecond it was made in its first 48 bits, then the version and variant of RFC 9562', () => {
+    const at = Date.UTC(2026, 10, 26, 12, 0, 0, 123);
+    const uuid = timeOrderedUuid(at);
+    expect(uuid).toMatch(V7);
+    expect(Number.parseInt(uuid.replaceAll('-', '').slice(0, 12), 16)).toBe(at);
+  });
+
+  it('sorts by time across milliseconds, so new rows land at the end of a unique index', () => {
+    const made = [0, 1, 2, 1_000, 86_400_000].map((offset) => timeOrderedUuid(1_700_000_000_000 + offset));
+    expect([...made].sort()).toEqual(made);
+  });
+
+  it('keeps 74 random bits: no two of many made in the same millisecond are alike', () => {
+    const same = Array.from({ length: 20_000 }, () => timeOrderedUuid(1_700_000_000_000));
+    expect(new Set(same).size).toBe(same.length);
+    for (const uuid of same.slice(0, 50)) expect(uuid).toMatch(V7);
   });
 });

@@ -3,11 +3,10 @@
  * and any claim the caller brings (a payment, a single-use link) commit in one transaction, so an
  * acknowledged submission is complete and a claim that fails stores nothing at all.
  */
-import { randomUUID } from 'node:crypto';
 import type { Form, Values } from '@svc/core';
 import type { Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
-import { randomAlphanumeric, sha256 } from '../security/token-crypto.js';
+import { randomAlphanumeric, sha256, timeOrderedUuid } from '../security/token-crypto.js';
 import type { PaymentSummary } from '../notifications/delivery-service.js';
 import { renderSubmissionTitle } from './submission-title.js';
 import { insertSubmission, insertSubmissions, type NewSubmission, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
@@ -78,7 +77,7 @@ const plainSubmissions: CombinedWrite<PlainSubmission, number> = {
 export async function persist(services: SubmitServices, input: PersistInput) {
   const { form, values, spamReasons, ip, date, payment } = input;
   const claim = input.profile?.claim;
-  const uid = randomUUID();
+  const uid = timeOrderedUuid(date.getTime());
   const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
   const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null };
   // issue #5: spam notifies nobody; everything else has its jobs written with the row.
