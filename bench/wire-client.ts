@@ -25,7 +25,7 @@ interface Pending {
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 /** Where the response at the head of `buffer` ends, with its status; null while it is incomplete. */
-export function responseEnd(buffer: Buffer): { status: number; end: number; close: boolean } | null {
+function responseEnd(buffer: Buffer): { status: number; end: number; close: boolean } | null {
   const headerEnd = buffer.indexOf(HEADER_END);
   if (headerEnd < 0) return null;
   const head = buffer.toString('latin1', 0, headerEnd).toLowerCase();

@@ -103,7 +103,7 @@ export function createDeliveryService(deps: {
   return {
     plan,
     enqueue,
-    jobs: (form, submission, targets) => jobsOf(form, submission, targets),
+    jobs: jobsOf,
     poke: () => deps.worker.poke(),
     list: (submissionId) => listDeliveries(db, submissionId),
     async resend(deliveryId) {

@@ -33,32 +33,35 @@ export interface WriteBatcher {
 }
 
 interface Pending {
-  /** A write of its own, or an input of a combined write. */
-  readonly write: Write<unknown> | null;
-  readonly kind: CombinedWrite<unknown, unknown> | null;
+  readonly kind: CombinedWrite<unknown, unknown>;
   readonly input: unknown;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
+
+/** The writes `run` takes: a kind of their own, each run in turn with its own result. */
+const OWN_WRITES: CombinedWrite<Write<unknown>, unknown> = {
+  async runMany(trx, writes) {
+    const out: unknown[] = [];
+    for (const write of writes) out.push(await write(trx));
+    return out;
+  },
+};
 
 /** Enough to amortise the commit, few enough that one batch never holds the writer for long. */
 const MAX_BATCH = 64;
 /** Transactions a PostgreSQL batcher keeps open at once: a few of the pool's connections, not all. */
 const PG_LANES = 4;
 
-/** Runs every pending item of `batch` in `trx`: own writes in order, each combined kind once. */
+/** Runs every pending item of `batch` in `trx`: each kind once, with all its inputs, in the order the kinds came. */
 async function runItems(trx: Transaction<Database>, batch: readonly Pending[]): Promise<unknown[]> {
-  const results: unknown[] = new Array(batch.length);
   const groups = new Map<CombinedWrite<unknown, unknown>, number[]>();
-  for (let i = 0; i < batch.length; i++) {
-    const item = batch[i] as Pending;
-    if (item.write) results[i] = await item.write(trx);
-    else if (item.kind) {
-      const group = groups.get(item.kind);
-      if (group) group.push(i);
-      else groups.set(item.kind, [i]);
-    }
-  }
+  batch.forEach((item, i) => {
+    const group = groups.get(item.kind);
+    if (group) group.push(i);
+    else groups.set(item.kind, [i]);
+  });
+  const results: unknown[] = new Array(batch.length);
   for (const [kind, indexes] of groups) {
     const out = await kind.runMany(
       trx,
@@ -125,15 +128,15 @@ export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): 
     });
   }
 
-  function enqueue<T>(write: Write<unknown> | null, kind: CombinedWrite<unknown, unknown> | null, input: unknown): Promise<T> {
+  function enqueue<T>(kind: CombinedWrite<unknown, unknown>, input: unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      queue.push({ write, kind, input, resolve: resolve as (value: unknown) => void, reject });
+      queue.push({ kind, input, resolve: resolve as (value: unknown) => void, reject });
       schedule();
     });
   }
 
   return {
-    run: <T>(write: Write<T>) => enqueue<T>(write, null, undefined),
-    combine: <I, T>(kind: CombinedWrite<I, T>, input: I) => enqueue<T>(null, kind as CombinedWrite<unknown, unknown>, input),
+    run: <T>(write: Write<T>) => enqueue<T>(OWN_WRITES, write),
+    combine: <I, T>(kind: CombinedWrite<I, T>, input: I) => enqueue<T>(kind as CombinedWrite<unknown, unknown>, input),
   };
 }
