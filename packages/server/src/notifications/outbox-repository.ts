@@ -24,13 +24,14 @@ export interface NewDelivery {
   readonly payload: DeliveryPayload;
 }
 
-export async function enqueueDeliveries(db: Db, jobs: readonly NewDelivery[], now: string): Promise<void> {
-  if (jobs.length === 0) return;
-  // A submission's jobs share their payload object: serialised once for all of them.
+/**
+ * The rows of `jobs` in the column order of `svc_deliveries` (the compiled inserts bind them in
+ * this order; keep it fixed). A submission's jobs share their payload object: serialised once.
+ */
+export function deliveryRows(jobs: readonly NewDelivery[], now: string) {
   let lastPayload: DeliveryPayload | null = null;
   let lastJson = '';
-  // Key order is the column order of the compiled statement; keep it fixed.
-  const rows = jobs.map((job) => {
+  return jobs.map((job) => {
     if (job.payload !== lastPayload) {
       lastPayload = job.payload;
       lastJson = JSON.stringify(job.payload);
@@ -52,6 +53,11 @@ export async function enqueueDeliveries(db: Db, jobs: readonly NewDelivery[], no
       delivered_at: null,
     };
   });
+}
+
+export async function enqueueDeliveries(db: Db, jobs: readonly NewDelivery[], now: string): Promise<void> {
+  if (jobs.length === 0) return;
+  const rows = deliveryRows(jobs, now);
   // One statement for many jobs (it runs inside the submit transaction: a round trip less per
   // job on PostgreSQL), compiled once per number of rows.
   for (let start = 0; start < rows.length; start += JOBS_PER_STATEMENT) {
@@ -83,15 +89,21 @@ export async function claimDue(db: Kysely<Database>, dialect: DialectName, limit
       ${lock}
     )
     RETURNING id, uid, submission_id, form_id, target, payload, attempts`.execute(db);
-  return result.rows.map((row) => ({
-    id: Number(row.id),
-    uid: row.uid,
-    submissionId: row.submission_id === null ? null : Number(row.submission_id),
-    formId: Number(row.form_id),
-    target: JSON.parse(row.target) as DeliveryTarget,
-    payload: JSON.parse(row.payload) as DeliveryPayload,
-    attempts: Number(row.attempts),
-  }));
+  return result.rows.map((row) => {
+    const submissionId = row.submission_id === null ? null : Number(row.submission_id);
+    const payload = JSON.parse(row.payload) as DeliveryPayload;
+    return {
+      id: Number(row.id),
+      uid: row.uid,
+      submissionId,
+      formId: Number(row.form_id),
+      target: JSON.parse(row.target) as DeliveryTarget,
+      // The column is the submission id's source: a batch statement on PostgreSQL writes the
+      // payload before its submission has an id (submission-batch-statement.ts).
+      payload: submissionId === null ? payload : { ...payload, submission: { ...payload.submission, id: submissionId } },
+      attempts: Number(row.attempts),
+    };
+  });
 }
 
 /**

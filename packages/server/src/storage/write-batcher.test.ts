@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './database-schema.js';
 import { describeEachDialect } from '../../test/support/dialects.js';
 import { createDatabase, type DatabaseHandle } from './database-factory.js';
 import { migrateToLatest } from './migration-runner.js';
@@ -77,6 +78,17 @@ describeEachDialect('the write batcher', (target) => {
     expect(rows.rows.map((r) => r.handle)).toEqual(['mixed-0', 'mixed-1', 'mixed-2', 'mixed-3', 'mixed-4', 'mixed-6', 'mixed-7']);
   });
 
+  /** Form rows in one multi-row INSERT; their ids in the order of `handles`. */
+  async function insertForms(db: Kysely<Database>, handles: readonly string[]): Promise<number[]> {
+    const rows = await db
+      .insertInto('svc_forms')
+      .values(handles.map((h) => ({ uid: h, handle: h, hash: 'h', version: 'v', created_at: '', updated_at: '' })))
+      .returning(['id', 'handle'])
+      .execute();
+    const byHandle = new Map(rows.map((r) => [r.handle, Number(r.id)]));
+    return handles.map((h) => byHandle.get(h) as number);
+  }
+
   /** A combined write of form rows: one multi-row INSERT per call, its calls and sizes counted. */
   function formInserts() {
     const calls: number[] = [];
@@ -84,13 +96,7 @@ describeEachDialect('the write batcher', (target) => {
       async runMany(trx, handles) {
         calls.push(handles.length);
         if (handles.includes('poison')) throw new Error('a bad input');
-        const rows = await trx
-          .insertInto('svc_forms')
-          .values(handles.map((h) => ({ uid: h, handle: h, hash: 'h', version: 'v', created_at: '', updated_at: '' })))
-          .returning(['id', 'handle'])
-          .execute();
-        const byHandle = new Map(rows.map((r) => [r.handle, Number(r.id)]));
-        return handles.map((h) => byHandle.get(h) as number);
+        return insertForms(trx, handles);
       },
     };
     return { kind, calls };
@@ -120,5 +126,29 @@ describeEachDialect('the write batcher', (target) => {
     expect(calls).toEqual([4, 1, 1, 1, 1]);
     const rows = await sql<{ handle: string }>`select handle from svc_forms where handle like 'alone-%' order by handle`.execute(handle.db);
     expect(rows.rows.map((r) => r.handle)).toEqual(['alone-0', 'alone-1', 'alone-3']);
+  });
+
+  it('runs a batch of one kind as its single statement on PostgreSQL (no transaction), and in a transaction otherwise', async () => {
+    const { batcher, transactions } = countingBatcher();
+    const statements: number[] = [];
+    const kind: CombinedWrite<string, number> = {
+      runMany: insertForms,
+      runStatement(db, handles) {
+        statements.push(handles.length);
+        return insertForms(db, handles);
+      },
+    };
+    const ids = await Promise.all(Array.from({ length: 6 }, (_, i) => batcher.combine(kind, `statement-${i}`)));
+    expect(new Set(ids).size).toBe(6);
+    const postgres = handle.dialect === 'postgres';
+    expect(statements).toEqual(postgres ? [6] : []);
+    expect(transactions()).toBe(postgres ? 0 : 1);
+    // A batch that mixes kinds needs the transaction, statement form or not.
+    const mixed = await Promise.all([batcher.combine(kind, 'statement-mixed'), batcher.run(insertForm('statement-own'))]);
+    expect(new Set(mixed).size).toBe(2);
+    expect(statements).toEqual(postgres ? [6] : []);
+    expect(transactions()).toBe(postgres ? 1 : 2);
+    const rows = await sql<{ handle: string }>`select handle from svc_forms where handle like 'statement-%'`.execute(handle.db);
+    expect(rows.rows).toHaveLength(8);
   });
 });

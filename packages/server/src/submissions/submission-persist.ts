@@ -12,6 +12,7 @@ import { renderSubmissionTitle } from './submission-title.js';
 import { insertSubmission, insertSubmissions, type NewSubmission, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
 import { enqueueDeliveries, type NewDelivery } from '../notifications/outbox-repository.js';
 import type { CombinedWrite } from '../storage/write-batcher.js';
+import { insertSubmissionBatch } from './submission-batch-statement.js';
 import { allIds, fileSlots } from './submit-files.js';
 import type { SubmitServices } from './submit-pipeline.js';
 
@@ -52,14 +53,17 @@ export interface PersistInput {
 
 interface PlainSubmission {
   readonly row: NewSubmission;
-  /** Its delivery jobs, once its id is known; null when it notifies nobody. */
-  readonly jobs: ((id: number) => readonly NewDelivery[]) | null;
+  /** Its delivery jobs, for its id (null: the batch statement sets it); null when it notifies nobody. */
+  readonly jobs: ((id: number | null) => readonly NewDelivery[]) | null;
 }
+
+/** Jobs are queued at the batch's latest submission time. */
+const queuedAt = (inputs: readonly PlainSubmission[]) => inputs.reduce((latest, input) => (input.row.createdAt > latest ? input.row.createdAt : latest), '');
 
 /**
  * A submission without files or claims, with its jobs. A write batch's plain submissions go in one
- * INSERT of rows and one of jobs (issue #17): on PostgreSQL two round trips for the whole batch
- * instead of two per submission. Jobs are queued at the batch's latest submission time.
+ * INSERT of rows and one of jobs (issue #17); on PostgreSQL, when the batch holds nothing else,
+ * both in one statement without a transaction around it (submission-batch-statement.ts).
  */
 const plainSubmissions: CombinedWrite<PlainSubmission, number> = {
   async runMany(trx, inputs) {
@@ -68,9 +72,12 @@ const plainSubmissions: CombinedWrite<PlainSubmission, number> = {
       inputs.map((input) => input.row),
     );
     const jobs = inputs.flatMap((input, i) => (input.jobs ? input.jobs(ids[i] as number) : []));
-    const queuedAt = inputs.reduce((latest, input) => (input.row.createdAt > latest ? input.row.createdAt : latest), '');
-    await enqueueDeliveries(trx, jobs, queuedAt);
+    await enqueueDeliveries(trx, jobs, queuedAt(inputs));
     return ids;
+  },
+  runStatement(db, inputs) {
+    const batch = inputs.map((input) => ({ row: input.row, jobs: input.jobs ? input.jobs(null) : [] }));
+    return insertSubmissionBatch(db, batch, queuedAt(inputs));
   },
 };
 
@@ -113,7 +120,7 @@ export async function persist(services: SubmitServices, input: PersistInput) {
   };
   const fileIds = allIds(fileSlots(form, values));
   if (fileIds.length === 0 && !payment && !claim) {
-    const jobs = notify ? (id: number) => services.deliveries.jobs(form, { ...stored, id }, targets) : null;
+    const jobs = notify ? (id: number | null) => services.deliveries.jobs(form, { ...stored, id }, targets) : null;
     const id = await services.writes.combine(plainSubmissions, { row, jobs });
     if (notify) services.deliveries.poke();
     return { id, uid, token };

@@ -46,8 +46,9 @@ export interface StoredSubmission extends NewSubmission {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-function submissionRow(row: NewSubmission) {
-  // Key order is the column order of the precompiled insert below; keep it fixed.
+export function submissionRow(row: NewSubmission) {
+  // Key order is the column order of the precompiled insert below and of the batch statement
+  // (submission-batch-statement.ts); keep it fixed.
   return {
     uid: row.uid,
     form_id: row.formId,
