@@ -89,7 +89,12 @@ const CORS_PATHS = [
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<SvcApp> {
   const now = options.now ?? (() => new Date());
   const secret = config.secret as string;
-  const database = options.database ?? createDatabase({ url: config.database.url, dataDir: config.dataDir, poolSize: config.database.poolSize });
+  const database = options.database ?? createDatabase({
+    url: config.database.url,
+    dataDir: config.dataDir,
+    poolSize: config.database.poolSize,
+    preparedStatements: config.database.preparedStatements,
+  });
   const ownsDatabase = !options.database;
   // Whatever boot opened is closed again if boot fails part-way.
   const cleanups: (() => Promise<void>)[] = [];

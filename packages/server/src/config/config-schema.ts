@@ -152,6 +152,10 @@ export const ConfigSchema = Type.Object(
             'postgres://user@host/db for PostgreSQL, sqlite:<path> for SQLite; null = SQLite at <dataDir>/svc.db.',
         }),
         poolSize: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'PostgreSQL pool size.' }),
+        preparedStatements: Type.Boolean({
+          default: true,
+          description: 'PostgreSQL: run the hot statements as prepared statements; false behind a transaction-pooling PgBouncer older than 1.21.',
+        }),
       },
       { additionalProperties: false, default: {} },
     ),

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { startCheckpointer } from './sqlite-checkpointer.js';
+import { namingPool } from './prepared-statements.js';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import type { Database } from './database-schema.js';
@@ -23,6 +24,8 @@ export interface DatabaseOptions {
   readonly url: string | null;
   readonly dataDir: string;
   readonly poolSize?: number;
+  /** PostgreSQL: run svc's hot statements as server-side prepared statements (default true). */
+  readonly preparedStatements?: boolean;
 }
 
 export function describeDatabase(options: DatabaseOptions): { dialect: DialectName; location: string } {
@@ -42,7 +45,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     const pool = new pg.Pool({ connectionString: options.url as string, max: options.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: options.preparedStatements === false ? pool : namingPool(pool) }) });
     return { db, dialect, close: () => db.destroy() };
   }
   if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });

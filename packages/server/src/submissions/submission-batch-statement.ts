@@ -10,6 +10,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import { deliveryRows, type NewDelivery } from '../notifications/outbox-repository.js';
 import { submissionRow, type NewSubmission } from './submission-repository.js';
+import { registerPrepared } from '../storage/prepared-statements.js';
 
 export interface BatchSubmission {
   readonly row: NewSubmission;
@@ -54,6 +55,7 @@ function statementText(rowColumns: readonly string[], rows: number, jobColumns: 
   }
   if (cache.size >= MAX_CACHED) cache.clear();
   cache.set(key, text);
+  registerPrepared(text);
   return text;
 }
 
