@@ -14,9 +14,11 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
 /**
  * Registered texts and their names. Never cleared: a connection keeps a name bound to the text it
  * prepared, so a name must never stand for another text. Texts past the cap simply run unnamed.
+ * Each connection holds a plan per name it ran; the cap bounds that memory on the server (a
+ * batch's shapes, rows by jobs, come first and are the ones that recur).
  */
 const names = new Map<string, string>();
-const MAX_NAMED = 2048;
+const MAX_NAMED = 256;
 
 /** Marks `text` as a hot statement: on a naming pool it runs as a prepared statement. */
 export function registerPrepared(text: string): void {

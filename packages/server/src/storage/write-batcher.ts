@@ -9,7 +9,8 @@
  * one self-contained statement with no BEGIN and COMMIT around it (`runStatement`). Each caller
  * still learns of its own write only after the commit that holds it (DESIGN.md principle 8). When
  * a shared transaction fails, its writes run again one transaction each, so one bad write never
- * takes the others down with it and each gets its own outcome. PostgreSQL runs a few batches at once (its pool writes in parallel).
+ * takes the others down with it and each gets its own outcome. PostgreSQL runs a few batches at
+ * once (its pool writes in parallel).
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './database-schema.js';
@@ -89,10 +90,7 @@ export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): 
   async function execute(batch: readonly Pending[]): Promise<readonly unknown[]> {
     const kind = (batch[0] as Pending).kind;
     if (dialect === 'postgres' && kind.runStatement && batch.every((item) => item.kind === kind)) {
-      const out = await kind.runStatement(
-        db,
-        batch.map((item) => item.input),
-      );
+      const out = await kind.runStatement(db, batch.map((item) => item.input));
       if (out.length !== batch.length) throw new Error(`a combined statement answered ${out.length} results for ${batch.length} inputs`);
       return out;
     }

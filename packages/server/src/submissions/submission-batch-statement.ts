@@ -71,7 +71,8 @@ export async function insertSubmissionBatch(db: Kysely<Database>, batch: readonl
     for (const [column, value] of Object.entries(job)) if (column !== 'submission_id') parameters.push(value);
   }
   if (parameters.length > MAX_PARAMETERS) throw new Error('a write batch too large for one statement');
-  const result = await db.executeQuery<{ id: number | string; uid: string }>(CompiledQuery.raw(statementText(rowColumns, rows.length, jobColumns, jobRows.length), parameters));
+  const text = statementText(rowColumns, rows.length, jobColumns, jobRows.length);
+  const result = await db.executeQuery<{ id: number | string; uid: string }>(CompiledQuery.raw(text, parameters));
   const ids = new Map(result.rows.map((r) => [r.uid, Number(r.id)]));
   return batch.map((b) => {
     const id = ids.get(b.row.uid);
