@@ -2,7 +2,7 @@
  * Server-side prepared statements for svc's hot statements on PostgreSQL (issue #17). Kysely
  * sends every query unnamed, so PostgreSQL parsed and planned a submit's insert on every call:
  * about a quarter of the database server's work per submit. The statements svc compiles once
- * (compiled-queries.ts, the submission batch statement) register their text here, and the pool
+ * (compiled-queries.ts, the submission batch statement among them) register their text here, and the pool
  * adapter sends a registered text as a named statement, which PostgreSQL parses and plans once
  * per connection. Behind a transaction-pooling PgBouncer older than 1.21 a named statement can
  * reach a server connection that never prepared it; `database.preparedStatements: false` is for

@@ -70,10 +70,7 @@ async function runItems(trx: Transaction<Database>, batch: readonly Pending[]): 
   });
   const results: unknown[] = new Array(batch.length);
   for (const [kind, indexes] of groups) {
-    const out = await kind.runMany(
-      trx,
-      indexes.map((i) => (batch[i] as Pending).input),
-    );
+    const out = await kind.runMany(trx, indexes.map((i) => (batch[i] as Pending).input));
     if (out.length !== indexes.length) throw new Error(`a combined write answered ${out.length} results for ${indexes.length} inputs`);
     indexes.forEach((at, i) => (results[at] = out[i]));
   }

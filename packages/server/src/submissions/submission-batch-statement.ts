@@ -9,8 +9,8 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import { deliveryRows, type NewDelivery } from '../notifications/outbox-repository.js';
-import { submissionRow, type NewSubmission } from './submission-repository.js';
-import { registerPrepared } from '../storage/prepared-statements.js';
+import { idsInOrder, submissionRow, type NewSubmission } from './submission-repository.js';
+import { runCompiled } from '../storage/compiled-queries.js';
 
 export interface BatchSubmission {
   readonly row: NewSubmission;
@@ -22,10 +22,6 @@ export interface BatchSubmission {
 const INTEGER_COLUMNS = new Set(['form_id', 'attempts']);
 /** PostgreSQL binds at most 65,535 parameters a statement; a batch over this many runs its inputs one by one. */
 const MAX_PARAMETERS = 32_000;
-/** Statement texts kept, by row and job count (a batch has at most 64 rows). */
-const MAX_CACHED = 512;
-const cache = new Map<string, string>();
-
 const quote = (column: string) => `"${column}"`;
 
 function placeholders(count: number, width: number, first: number): string {
@@ -38,25 +34,17 @@ function placeholders(count: number, width: number, first: number): string {
   return rows.join(', ');
 }
 
+/** The statement for `rows` submissions and `jobs` jobs, built once per shape (runCompiled keeps it). */
 function statementText(rowColumns: readonly string[], rows: number, jobColumns: readonly string[], jobs: number): string {
-  const key = `${rows}:${jobs}`;
-  const known = cache.get(key);
-  if (known) return known;
   const insertRows = `INSERT INTO svc_submissions (${rowColumns.map(quote).join(', ')}) VALUES ${placeholders(rows, rowColumns.length, 1)} RETURNING id, uid`;
-  let text = `WITH s AS (${insertRows}) SELECT id, uid FROM s`;
-  if (jobs > 0) {
-    // The jobs' VALUES carry their submission's uid first, then every delivery column but the id.
-    const carried = jobColumns.filter((c) => c !== 'submission_id');
-    const select = jobColumns.map((c) => (c === 'submission_id' ? 's.id' : INTEGER_COLUMNS.has(c) ? `j.${quote(c)}::integer` : `j.${quote(c)}`));
-    const values = placeholders(jobs, carried.length + 1, rows * rowColumns.length + 1);
-    const insertJobs = `INSERT INTO svc_deliveries (${jobColumns.map(quote).join(', ')})
-      SELECT ${select.join(', ')} FROM (VALUES ${values}) AS j(submission_uid, ${carried.map(quote).join(', ')}) JOIN s ON s.uid = j.submission_uid`;
-    text = `WITH s AS (${insertRows}), d AS (${insertJobs}) SELECT id, uid FROM s`;
-  }
-  if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(key, text);
-  registerPrepared(text);
-  return text;
+  if (jobs === 0) return `WITH s AS (${insertRows}) SELECT id, uid FROM s`;
+  // The jobs' VALUES carry their submission's uid first, then every delivery column but the id.
+  const carried = jobColumns.filter((c) => c !== 'submission_id');
+  const select = jobColumns.map((c) => (c === 'submission_id' ? 's.id' : INTEGER_COLUMNS.has(c) ? `j.${quote(c)}::integer` : `j.${quote(c)}`));
+  const values = placeholders(jobs, carried.length + 1, rows * rowColumns.length + 1);
+  const insertJobs = `INSERT INTO svc_deliveries (${jobColumns.map(quote).join(', ')})
+    SELECT ${select.join(', ')} FROM (VALUES ${values}) AS j(submission_uid, ${carried.map(quote).join(', ')}) JOIN s ON s.uid = j.submission_uid`;
+  return `WITH s AS (${insertRows}), d AS (${insertJobs}) SELECT id, uid FROM s`;
 }
 
 /** Inserts the batch; answers the submissions' ids in the order given (matched by uid). */
@@ -71,12 +59,7 @@ export async function insertSubmissionBatch(db: Kysely<Database>, batch: readonl
     for (const [column, value] of Object.entries(job)) if (column !== 'submission_id') parameters.push(value);
   }
   if (parameters.length > MAX_PARAMETERS) throw new Error('a write batch too large for one statement');
-  const text = statementText(rowColumns, rows.length, jobColumns, jobRows.length);
-  const result = await db.executeQuery<{ id: number | string; uid: string }>(CompiledQuery.raw(text, parameters));
-  const ids = new Map(result.rows.map((r) => [r.uid, Number(r.id)]));
-  return batch.map((b) => {
-    const id = ids.get(b.row.uid);
-    if (id === undefined) throw new Error('insert returned no id');
-    return id;
-  });
+  const build = () => ({ compile: () => CompiledQuery.raw(statementText(rowColumns, rows.length, jobColumns, jobRows.length), parameters) });
+  const result = await runCompiled<{ id: number | string; uid: string }>(db, `submission-batch-${rows.length}-${jobRows.length}`, build, parameters);
+  return idsInOrder(batch.map((b) => b.row), result.rows);
 }

@@ -82,13 +82,19 @@ const ROWS_PER_STATEMENT = 64;
  * order is not promised by either database, so ids are matched back by uid.
  */
 export async function insertSubmissions(db: Db, rows: readonly NewSubmission[]): Promise<number[]> {
-  const ids = new Map<string, number>();
+  const inserted: { id: number | string; uid: string }[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + ROWS_PER_STATEMENT).map(submissionRow);
     const build = () => db.insertInto('svc_submissions').values(chunk).returning(['id', 'uid']);
     const result = await runCompiled(db, `insert-submissions-${chunk.length}`, build, chunk.flatMap((row) => Object.values(row)));
-    for (const inserted of result.rows) ids.set(inserted.uid, Number(inserted.id));
+    inserted.push(...result.rows);
   }
+  return idsInOrder(rows, inserted);
+}
+
+/** The ids of `rows` in their order, from RETURNING rows in any order (matched by uid). */
+export function idsInOrder(rows: readonly Pick<NewSubmission, 'uid'>[], inserted: readonly { id: number | string; uid: string }[]): number[] {
+  const ids = new Map(inserted.map((r) => [r.uid, Number(r.id)]));
   return rows.map((row) => {
     const id = ids.get(row.uid);
     if (id === undefined) throw new Error('insert returned no id');
