@@ -150,6 +150,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const uploads = createUploadService({
       ...(metrics ? { onStored: metrics.uploaded } : {}),
       db: database.db,
+      dialect: database.dialect,
       writes,
       store: fileStore,
       tmpDir: join(config.dataDir, 'tmp'),

@@ -438,6 +438,22 @@ describeEachDialect('file uploads', (target) => {
     expect((await rowsNamed('count-3.png')).length).toBe(1);
   });
 
+  it('stores exactly fileCount of many uploads racing under one token, and keeps no blob of the rest', async () => {
+    const token = randomUUID();
+    const blobsBefore = listFiles(filesDir()).length;
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => upload('photos', `race-${i}.png`, png(40 + i), { token })));
+    const stored = results.filter((res) => res.statusCode === 200);
+    const refused = results.filter((res) => res.statusCode !== 200);
+    expect(stored.length).toBe(3);
+    for (const res of refused) {
+      expect(res.statusCode).toBe(400);
+      expect(error(res).errors).toEqual(['Upload at most 3 files']);
+    }
+    const rows = (await fileRows()).filter((row) => row.name.startsWith('race-'));
+    expect(rows.map((row) => row.public_id).sort()).toEqual(stored.map((res) => res.json<UploadOk>().data.id).sort());
+    expect(listFiles(filesDir()).length).toBe(blobsBefore + 3);
+  });
+
   it('counts per field: a full photos field does not limit anything', async () => {
     const token = randomUUID();
     for (let i = 0; i < 3; i += 1) await uploadOk('photos', `per-field-${i}.png`, png(30 + i), token);

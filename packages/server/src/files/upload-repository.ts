@@ -1,6 +1,7 @@
 /** Rows of `svc_files` (contract §7): one per stored upload, attached or not. */
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { Database, FilesTable } from '../storage/database-schema.js';
+import type { DialectName } from '../storage/database-factory.js';
 import { runCompiled } from '../storage/compiled-queries.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -66,6 +67,24 @@ export async function insertUpload(db: Db, row: Omit<UploadRow, 'submissionId'> 
   await runCompiled(db, 'insert-upload', () => db.insertInto('svc_files').values(values), Object.values(values));
 }
 
+/**
+ * Inserts the upload unless its owner already holds `maxCount` unattached uploads of the field,
+ * and says whether it did. Count and insert are one step: on SQLite the one writer runs the
+ * transaction alone; on PostgreSQL a transaction lock on the owner makes a second upload of the
+ * same token wait for the first one's commit, so two racing uploads never both pass the count.
+ */
+export async function insertUploadWithin(
+  trx: Transaction<Database>,
+  dialect: DialectName,
+  row: Parameters<typeof insertUpload>[1],
+  maxCount: number,
+): Promise<boolean> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${row.ownerHash}, 0))`.execute(trx);
+  if ((await countOwned(trx, row.formId, row.fieldHandle, row.ownerHash)) >= maxCount) return false;
+  await insertUpload(trx, row);
+  return true;
+}
+
 /** Unattached uploads of one form among `ids` (chunked: ids come from one submission, so few). */
 export async function findUnattached(db: Db, formId: number, ids: readonly string[], owner?: Partial<UploadOwner>): Promise<UploadRow[]> {
   if (ids.length === 0) return [];
@@ -89,7 +108,7 @@ export async function countOwned(db: Db, formId: number, fieldHandle: string, ow
       .where('form_id', '=', formId)
       .where('field_handle', '=', fieldHandle)
       .where('submission_id', 'is', null);
-  // Runs twice per upload (before and after it is stored): compiled once, parameters in where order.
+  // Runs with every drag-and-drop upload: compiled once, parameters in where order.
   const { rows } = await runCompiled(db, 'count-owned-uploads', build, [ownerHash, formId, fieldHandle]);
   return Number(rows[0]?.n ?? 0);
 }

@@ -4,7 +4,7 @@
  * submit later names the uploads by id together with the same token.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FIELD_MESSAGES, SvcError, UPLOAD_ID, UPLOAD_TOKEN } from '@svc/core';
+import { SvcError, UPLOAD_ID, UPLOAD_TOKEN } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { withLimit } from '../http/rate-limit-hooks.js';
@@ -55,21 +55,13 @@ export async function uploadRoutes(app: FastifyInstance, ctx: AppContext): Promi
         throw new SvcError('PAYLOAD_INVALID', `Send exactly one file, in a part named "${target.handle}".`);
       }
       gate.require();
-      if ((await ctx.uploads.countOwned(form, target.handle, owner)) >= target.maxCount) {
-        await drainPart(part);
-        throw new SvcError('FILE_REJECTED', undefined, { details: [FIELD_MESSAGES.tooManyFiles(target.maxCount)] });
-      }
-      result = await ctx.uploads.receive(form, target, { stream: part.file, filename: part.filename }, { ownerHash: owner, bindingHash: binding });
+      // A token that already holds the field's fileCount is refused when the row would be written.
+      result = await ctx.uploads.receive(form, target, { stream: part.file, filename: part.filename }, { ownerHash: owner, bindingHash: binding }, { countOwned: true });
     }
     if (result === null) throw new SvcError('PAYLOAD_INVALID', `Send the file in a part named "${target.handle}".`);
     if (!result.ok) {
       if (result.refusal === 'too_large') throw new SvcError('PAYLOAD_TOO_LARGE', 'The file is larger than this field allows.', { details: [result.message] });
       throw new SvcError('FILE_REJECTED', undefined, { details: [result.message] });
-    }
-    // Two uploads racing past the count above: the later one gives way.
-    if ((await ctx.uploads.countOwned(form, target.handle, owner)) > target.maxCount) {
-      await ctx.uploads.delete(form, target.handle, result.upload.id, owner);
-      throw new SvcError('FILE_REJECTED', undefined, { details: [FIELD_MESSAGES.tooManyFiles(target.maxCount)] });
     }
     const { id, name, extension, size } = result.upload;
     return reply

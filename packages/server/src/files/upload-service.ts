@@ -8,10 +8,11 @@ import { mkdir, open as openFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { DEFAULT_FILE_COUNT, type Form } from '@svc/core';
+import { DEFAULT_FILE_COUNT, FIELD_MESSAGES, type Form } from '@svc/core';
 import type { Kysely, Transaction } from 'kysely';
 import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { Database } from '../storage/database-schema.js';
+import type { DialectName } from '../storage/database-factory.js';
 import { randomHex, randomToken } from '../security/token-crypto.js';
 import type { FileStore } from './file-store.js';
 import { FILE_KINDS, type FileKind, type Sniffed } from './file-kinds.js';
@@ -37,15 +38,27 @@ export interface UploadInfo {
   readonly sha256: string | null;
 }
 
-export type Received = { readonly ok: true; readonly upload: UploadInfo } | { readonly ok: false; readonly refusal: Refusal; readonly message: string };
+/** Why an upload was not stored: a rule of the file itself, or (`too_many`) its owner's count. */
+export type UploadRefusal = Refusal | 'too_many';
+
+export type Received = { readonly ok: true; readonly upload: UploadInfo } | { readonly ok: false; readonly refusal: UploadRefusal; readonly message: string };
+
+export interface ReceiveOptions {
+  /** Also return the file's SHA-256 (what an idempotent retry of a multipart submit compares). */
+  readonly digest?: boolean;
+  /**
+   * Store it only while its owner holds fewer than the target's `maxCount` unattached uploads of
+   * the field (drag and drop, where one upload token collects files request by request).
+   */
+  readonly countOwned?: boolean;
+}
 
 export interface UploadService {
   readonly store: FileStore;
   /** The rules for files of `handle` (and `column` of a table), or null when it takes no files. */
   target(form: Form, handle: string, column: number | null): UploadTarget | null;
-  /** Reads the stream to its end and stores the file, or says why it was refused; `digest` asks for its SHA-256. */
-  receive(form: Form, target: UploadTarget, file: { stream: Readable; filename: string }, owner: UploadOwner, options?: { readonly digest: boolean }): Promise<Received>;
-  countOwned(form: Form, handle: string, ownerHash: string): Promise<number>;
+  /** Reads the stream to its end and stores the file, or says why it was refused. */
+  receive(form: Form, target: UploadTarget, file: { stream: Readable; filename: string }, owner: UploadOwner, options?: ReceiveOptions): Promise<Received>;
   /** Deletes an unattached upload of this owner; false when there is none. */
   delete(form: Form, handle: string, id: string, ownerHash: string): Promise<boolean>;
   /** Unattached uploads of this form among `ids`, optionally of one upload token or browser only. */
@@ -62,6 +75,7 @@ export interface UploadService {
 
 export interface UploadServiceOptions {
   readonly db: Kysely<Database>;
+  readonly dialect: DialectName;
   /** The upload's row is written in a shared (group-commit) transaction with concurrent writes. */
   readonly writes: WriteBatcher;
   readonly store: FileStore;
@@ -95,8 +109,10 @@ export function cleanFileName(raw: string): string {
   return clean === '' || clean === '.' || clean === '..' ? 'file' : clean;
 }
 
-export function refusalMessage(refusal: Refusal, name: string, target: UploadTarget): string {
+export function refusalMessage(refusal: UploadRefusal, name: string, target: UploadTarget): string {
   switch (refusal) {
+    case 'too_many':
+      return FIELD_MESSAGES.tooManyFiles(target.maxCount);
     case 'too_large':
       return `"${name}" is larger than ${sizeLabel(Math.floor(target.rules.maxBytes / 1024))}`;
     case 'empty':
@@ -140,7 +156,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       return null;
     },
 
-    async receive(form, target, file, owner, wanted = { digest: false }) {
+    async receive(form, target, file, owner, wanted = {}) {
       const name = cleanFileName(file.filename);
       let storageKey = '';
       // Set by open() while the stream is read; declared wide so the check below is not narrowed to null.
@@ -159,7 +175,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
         spoolPath = path;
         return { handle: await openFile(path, 'wx', 0o600), discard: () => rm(path, { force: true }) };
       };
-      const spooled = await spoolUpload(file.stream, name, target.rules, open, wanted);
+      const spooled = await spoolUpload(file.stream, name, target.rules, open, { digest: wanted.digest === true });
       if (!spooled.ok) return { ok: false, refusal: spooled.refusal, message: refusalMessage(spooled.refusal, name, target) };
       const { sniffed, size } = spooled;
       const id = randomToken(16);
@@ -170,30 +186,38 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
           await rm(spoolPath, { force: true });
         }
       }
+      const row = {
+        publicId: id,
+        formId: form.id,
+        fieldHandle: target.handle,
+        columnIndex: target.column,
+        ...owner,
+        storageKey,
+        name,
+        extension: sniffed.extension,
+        mime: sniffed.mime,
+        kind: sniffed.kind,
+        size,
+        createdAt: options.now().toISOString(),
+      };
+      let stored: boolean;
       try {
-        await options.writes.run((trx) => repo.insertUpload(trx, {
-          publicId: id,
-          formId: form.id,
-          fieldHandle: target.handle,
-          columnIndex: target.column,
-          ...owner,
-          storageKey,
-          name,
-          extension: sniffed.extension,
-          mime: sniffed.mime,
-          kind: sniffed.kind,
-          size,
-          createdAt: options.now().toISOString(),
-        }));
+        // The owner's count is checked in the same write as the insert, not in queries of its
+        // own before and after it (two statements and a lock fewer per upload, issue #17).
+        stored = wanted.countOwned
+          ? await options.writes.run((trx) => repo.insertUploadWithin(trx, options.dialect, row, target.maxCount))
+          : await options.writes.run((trx) => repo.insertUpload(trx, row).then(() => true));
       } catch (error) {
         await removeBlobs([storageKey]);
         throw error;
       }
+      if (!stored) {
+        await removeBlobs([storageKey]);
+        return { ok: false, refusal: 'too_many', message: refusalMessage('too_many', name, target) };
+      }
       options.onStored?.(size);
       return { ok: true, upload: { id, name, extension: sniffed.extension, size, kind: sniffed.kind, sha256: spooled.sha256 } };
     },
-
-    countOwned: (form, handle, ownerHash) => repo.countOwned(db, form.id, handle, ownerHash),
 
     async delete(form, handle, id, ownerHash) {
       const row = await repo.takeOwned(db, form.id, handle, id, ownerHash);
