@@ -19,16 +19,28 @@ export interface IntegrationTokens {
 
 const UID = /^[A-Za-z0-9-]{1,64}$/;
 
+/** Tokens verified once are known: there is one per payment field, and every payment route checks one. */
+const KNOWN_TOKENS = 256;
+
 export function createIntegrationTokens(secret: string): IntegrationTokens {
   const key = deriveKey(secret, 'payment-integration');
   const mac = (formUid: string, fieldUid: string) => hmac(key, `${formUid}\u0000${fieldUid}`).slice(0, 32);
+  // Only genuine tokens are kept, so forged ones cannot fill it; an HMAC per checkpoint cost more
+  // than its database lookup (issue #17).
+  const known = new Map<string, IntegrationTarget>();
   return {
     sign: ({ formUid, fieldUid }) => `${formUid}.${fieldUid}.${mac(formUid, fieldUid)}`,
     verify(token) {
       if (typeof token !== 'string' || token.length > 200) return null;
+      const seen = known.get(token);
+      if (seen) return seen;
       const [formUid, fieldUid, signature, ...rest] = token.split('.');
       if (rest.length > 0 || !formUid || !fieldUid || !signature || !UID.test(formUid) || !UID.test(fieldUid)) return null;
-      return safeEqual(signature, mac(formUid, fieldUid)) ? { formUid, fieldUid } : null;
+      if (!safeEqual(signature, mac(formUid, fieldUid))) return null;
+      const target = Object.freeze({ formUid, fieldUid });
+      if (known.size >= KNOWN_TOKENS) known.clear();
+      known.set(token, target);
+      return target;
     },
   };
 }

@@ -3,6 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, PaymentsTable } from '../storage/database-schema.js';
 import type { PaymentStatus } from './payment-gateway.js';
 import type { DialectName } from '../storage/database-factory.js';
+import { runCompiled } from '../storage/compiled-queries.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -74,7 +75,9 @@ export async function lockPayment(trx: Transaction<Database>, intentId: string, 
 }
 
 export async function findPayment(db: Db, intentId: string): Promise<PaymentRow | null> {
-  const row = await db.selectFrom('svc_payments').selectAll().where('intent_id', '=', intentId).executeTakeFirst();
+  // Every checkpoint asks: compiled once (issue #17).
+  const { rows } = await runCompiled(db, 'find-payment', () => db.selectFrom('svc_payments').selectAll().where('intent_id', '=', intentId), [intentId]);
+  const row = rows[0];
   return row ? toRow(row) : null;
 }
 
@@ -126,11 +129,20 @@ export async function staleUnpaid(db: Db, before: string, limit: number): Promis
 
 export async function saveCheckpoint(db: Db, row: { intentId: string; formId: number; sealed: string; at: string; expiresAt: string }): Promise<void> {
   // A client retrying its checkpoint (or changing a value and trying again) replaces the first one.
-  await db
-    .insertInto('svc_payment_checkpoints')
-    .values({ intent_id: row.intentId, form_id: row.formId, sealed: row.sealed, created_at: row.at, expires_at: row.expiresAt })
-    .onConflict((oc) => oc.column('intent_id').doUpdateSet({ form_id: row.formId, sealed: row.sealed, created_at: row.at, expires_at: row.expiresAt }))
-    .execute();
+  // Every checkpoint writes one: compiled once, parameters in column order (issue #17).
+  const build = () =>
+    db
+      .insertInto('svc_payment_checkpoints')
+      .values({ intent_id: row.intentId, form_id: row.formId, sealed: row.sealed, created_at: row.at, expires_at: row.expiresAt })
+      .onConflict((oc) =>
+        oc.column('intent_id').doUpdateSet((eb) => ({
+          form_id: eb.ref('excluded.form_id'),
+          sealed: eb.ref('excluded.sealed'),
+          created_at: eb.ref('excluded.created_at'),
+          expires_at: eb.ref('excluded.expires_at'),
+        })),
+      );
+  await runCompiled(db, 'save-checkpoint', build, [row.intentId, row.formId, row.sealed, row.at, row.expiresAt]);
 }
 
 export async function findCheckpoint(db: Db, intentId: string): Promise<{ formId: number; sealed: string; expiresAt: string } | null> {

@@ -77,10 +77,27 @@ function toEvent(event: Stripe.Event): GatewayEvent {
   return { ...base, intentId: null, status: null, amountRefunded: 0, intent: null };
 }
 
+/**
+ * Starts an SDK request with stack traces off. The SDK formats a stack trace of its caller on
+ * every request, for its own error messages; svc turns every SDK error into the port's and never
+ * shows a stack, so the capture would only cost: about 20 µs a call on a deep request stack, more
+ * with source maps on (issue #17). The SDK takes it synchronously, before its first await, so
+ * only that window runs without traces.
+ */
+function withoutCallSite<T>(run: () => Promise<T>): Promise<T> {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return run();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** Stripe's own errors become the port's: unreachable or 5xx → unavailable, the rest → refused. */
 async function call<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await run();
+    return await withoutCallSite(run);
   } catch (error) {
     if (error instanceof Stripe.errors.StripeError) {
       const status = error.statusCode ?? 0;
