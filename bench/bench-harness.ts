@@ -24,7 +24,9 @@ interface Target {
 
 /** `env` adds variables for the target (the notification sinks' addresses). */
 export function startTarget(kind: string, env: Readonly<Record<string, string>> = {}): Promise<Target> {
-  const child = spawn(TSX, ['--conditions=svc-source', TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+  // No svc-source condition: the targets load the compiled packages (svc-dist.ts), and so does
+  // what those import (@svc/core's dist, not its sources).
+  const child = spawn(TSX, [TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolvePromise, reject) => {
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -14,18 +14,21 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { createCipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { startStripeDouble } from '../packages/server/src/payments/stripe-double/stripe-double-server.js';
-import { buildApp } from '../packages/server/src/app.js';
-import { createDatabase } from '../packages/server/src/storage/database-factory.js';
-import { migrateToLatest } from '../packages/server/src/storage/migration-runner.js';
-import { buildSvcSchema } from '../packages/server/src/graphql/graphql-schema.js';
 import mercurius from 'mercurius';
 import { printSchema } from 'graphql';
 import { fullFormQuery } from './graphql-query.js';
-import { loadConfig } from '../packages/server/src/config/config-loader.js';
 import { EXPORT_KEY } from './export-data.js';
 import { seedExportRowsApart } from './export-seed.js';
 import { bigFormDefinition } from './big-form.js';
+import { fromDist } from './svc-dist.js';
+
+// The service as it ships (svc-dist.ts): compiled, not transformed by tsx on load.
+const { startStripeDouble } = await fromDist<typeof import('../packages/server/src/payments/stripe-double/stripe-double-server.js')>('payments/stripe-double/stripe-double-server.js');
+const { buildApp } = await fromDist<typeof import('../packages/server/src/app.js')>('app.js');
+const { createDatabase } = await fromDist<typeof import('../packages/server/src/storage/database-factory.js')>('storage/database-factory.js');
+const { migrateToLatest } = await fromDist<typeof import('../packages/server/src/storage/migration-runner.js')>('storage/migration-runner.js');
+const { buildSvcSchema } = await fromDist<typeof import('../packages/server/src/graphql/graphql-schema.js')>('graphql/graphql-schema.js');
+const { loadConfig } = await fromDist<typeof import('../packages/server/src/config/config-loader.js')>('config/config-loader.js');
 
 const kind = process.argv[2];
 
