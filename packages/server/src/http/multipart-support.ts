@@ -114,24 +114,40 @@ export interface CsrfGate {
   readonly verified: boolean;
 }
 
+/**
+ * A class, not an object literal with a getter: a literal's per-request getter closure kept each
+ * request alive through young collections (see lazyCsrfToken in graphql-context.ts, issue #17).
+ */
+class RequestCsrfGate implements CsrfGate {
+  #verified: boolean;
+  readonly #binding: string | undefined;
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'csrf' | 'config' | 'submit'>,
+    request: FastifyRequest,
+  ) {
+    this.#verified = ctx.csrf === null;
+    this.#binding = ctx.csrf ? readCookie(request, ctx.config.csrf.cookieName) : undefined;
+    const header = request.headers['x-csrf-token'];
+    this.offer(Array.isArray(header) ? header[0] : header);
+  }
+
+  offer(token: string | undefined): void {
+    const csrf = this.ctx.csrf;
+    if (!this.#verified && csrf) this.#verified = csrf.verify(this.#binding, token, this.ctx.submit.now().getTime());
+  }
+
+  require(): void {
+    if (!this.#verified) throw new SvcError('CSRF_INVALID', 'The CSRF token is missing or invalid; send it in X-CSRF-Token or in the SVC_CSRF_TOKEN field before the files.');
+  }
+
+  get verified(): boolean {
+    return this.#verified;
+  }
+}
+
 export function createCsrfGate(ctx: Pick<AppContext, 'csrf' | 'config' | 'submit'>, request: FastifyRequest): CsrfGate {
-  const csrf = ctx.csrf;
-  const binding = csrf ? readCookie(request, ctx.config.csrf.cookieName) : undefined;
-  let verified = csrf === null;
-  const check = (token: string | undefined) => {
-    if (!verified && csrf) verified = csrf.verify(binding, token, ctx.submit.now().getTime());
-  };
-  const header = request.headers['x-csrf-token'];
-  check(Array.isArray(header) ? header[0] : header);
-  return {
-    offer: check,
-    require() {
-      if (!verified) throw new SvcError('CSRF_INVALID', 'The CSRF token is missing or invalid; send it in X-CSRF-Token or in the SVC_CSRF_TOKEN field before the files.');
-    },
-    get verified() {
-      return verified;
-    },
-  };
+  return new RequestCsrfGate(ctx, request);
 }
 
 /**
