@@ -203,10 +203,10 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       let stored: boolean;
       try {
         // The owner's count is checked in the same write as the insert, not in queries of its
-        // own before and after it (two statements and a lock fewer per upload, issue #17).
-        stored = wanted.countOwned
-          ? await options.writes.run((trx) => repo.insertUploadWithin(trx, options.dialect, row, target.maxCount))
-          : await options.writes.run((trx) => repo.insertUpload(trx, row).then(() => true));
+        // own before and after it (two statements and two waits for the connection fewer, issue #17).
+        stored = await options.writes.run((trx) =>
+          wanted.countOwned ? repo.insertUploadWithin(trx, options.dialect, row, target.maxCount) : repo.insertUpload(trx, row).then(() => true),
+        );
       } catch (error) {
         await removeBlobs([storageKey]);
         throw error;
