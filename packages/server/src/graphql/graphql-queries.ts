@@ -44,6 +44,16 @@ function selectForms(args: FormArgs, ctx: SvcGraphqlContext): Form[] {
   if (sort !== 'asc' && sort !== 'desc') throw new SvcError('PAYLOAD_INVALID', 'sort must be asc or desc.');
   if ((args.limit ?? 0) < 0 || (args.offset ?? 0) < 0) throw new SvcError('PAYLOAD_INVALID', 'limit and offset must not be negative.');
   const key = ORDERABLE[orderBy as keyof typeof ORDERABLE];
+  const offset = args.offset ?? 0;
+  // The cost rule cannot see variable values, so a limit is capped here, where it is known.
+  const limit = Math.min(args.limit ?? MAX_LIMIT, MAX_LIMIT);
+  // `form(handle: "x")`, what clients send: one lookup by handle instead of filtering and sorting
+  // every form (issue #17). The same filters apply, so the answer is the same.
+  if (args.handle?.length === 1) {
+    const form = app.forms.get(args.handle[0] as string);
+    const matches = form && principal.canRead(form.handle) && (!args.id || args.id.includes(form.id)) && (!args.uid || args.uid.includes(form.uid));
+    return matches ? [form].slice(offset, offset + limit) : [];
+  }
   const forms = app.forms
     .list()
     .filter(
@@ -59,9 +69,6 @@ function selectForms(args: FormArgs, ctx: SvcGraphqlContext): Form[] {
       const order = left < right ? -1 : left > right ? 1 : 0;
       return sort === 'asc' ? order : -order;
     });
-  const offset = args.offset ?? 0;
-  // The cost rule cannot see variable values, so a limit is capped here, where it is known.
-  const limit = Math.min(args.limit ?? MAX_LIMIT, MAX_LIMIT);
   return forms.slice(offset, offset + limit);
 }
 
