@@ -3,7 +3,7 @@
  * the caller's principal from the Authorization header, query cost limits, introspection by
  * config, and errors shaped by graphql-errors.ts. The schema is rebuilt when forms change.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import mercurius from 'mercurius';
 import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
 import { SvcError } from '@svc/core';
@@ -64,31 +64,49 @@ async function registerGraphql(app: FastifyInstance, ctx: AppContext): Promise<v
     additionalRouteOptions: {
       config: { cors: 'all' },
       // mercurius always sets the route's onRequest itself, so the guard runs at preParsing,
-      // which is still before the body is read.
-      preParsing: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-        await corsGuard(request, reply);
-        await ctx.limits.graphql?.(request, reply);
+      // which is still before the body is read. Callback hooks, not async ones: the guard and the
+      // checks never wait, and an async hook costs each query a promise and a microtask turn
+      // (issue #17); only a rate limit, when configured, is awaited.
+      preParsing: (request: FastifyRequest, reply: FastifyReply, payload: RequestPayload, done: (error: Error | null, payload?: RequestPayload) => void) => {
+        const admit = () => {
+          try {
+            request.svcPrincipal = access.principalFor(request.headers.authorization);
+          } catch (error) {
+            // An unknown bearer token is refused outright, not downgraded to the public.
+            reply.header('WWW-Authenticate', 'Bearer');
+            done(error as Error);
+            return;
+          }
+          done(null, payload);
+        };
         try {
-          request.svcPrincipal = access.principalFor(request.headers.authorization);
+          corsGuard.check(request, reply);
         } catch (error) {
-          // An unknown bearer token is refused outright, not downgraded to the public.
-          reply.header('WWW-Authenticate', 'Bearer');
-          throw error;
+          done(error as Error);
+          return;
         }
-        return payload;
+        const limit = ctx.limits.graphql;
+        if (limit) limit(request, reply).then(admit, done);
+        else admit();
       },
       // GraphQL-over-HTTP allows `"extensions": null`; mercurius's body schema does not.
-      preValidation: async (request: FastifyRequest) => {
-        assertGraphqlRequest(request, config.graphql.maxDepth);
+      preValidation: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+        try {
+          assertGraphqlRequest(request, config.graphql.maxDepth);
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
         const body = request.body as { extensions?: unknown } | undefined;
         if (body && body.extensions === null) delete body.extensions;
+        done();
       },
-      onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      onSend: (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
         if (wantsGraphqlResponse(request.headers.accept) && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
           reply.header('content-type', `${GRAPHQL_RESPONSE_TYPE}; charset=utf-8`);
         }
         if (reply.statusCode === 405) reply.header('Allow', 'POST');
-        return payload;
+        done(null, payload);
       },
     },
     context: (request: FastifyRequest, reply: FastifyReply): SvcGraphqlContext => {

@@ -78,7 +78,8 @@ function applyAllowHeaders(reply: FastifyReply, origin: string, verdict: 'creden
  * master switch (interface.md §7), then CORS.
  */
 export function createHeadlessGuard(policies: CorsPolicies, headlessEnabled: boolean) {
-  return async function headlessGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Throws what the request is refused with; sets the answer's request id and CORS headers. */
+  function check(request: FastifyRequest, reply: FastifyReply): void {
     reply.header('X-Request-Id', request.id);
     if (!headlessEnabled) throw new SvcError('HEADLESS_DISABLED');
     reply.header('Vary', 'Origin');
@@ -92,7 +93,19 @@ export function createHeadlessGuard(policies: CorsPolicies, headlessEnabled: boo
     }
     const safe = request.method === 'GET' || request.method === 'HEAD';
     if (!safe) throw new SvcError('ORIGIN_NOT_ALLOWED');
-  };
+  }
+  // A callback hook, not an async one: nothing here waits, and an async hook costs every request
+  // of every headless route a promise and a microtask turn (issue #17).
+  function headlessGuard(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    try {
+      check(request, reply);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
+  }
+  return Object.assign(headlessGuard, { check });
 }
 export type HeadlessGuard = ReturnType<typeof createHeadlessGuard>;
 
