@@ -5,6 +5,7 @@
  * the two. It is not a secret; it only cannot be forged or moved to another form or field.
  */
 import { deriveKey, hmac, safeEqual } from '../security/token-crypto.js';
+import { createBoundedMemo } from '../security/bounded-memo.js';
 
 export interface IntegrationTarget {
   readonly formUid: string;
@@ -27,7 +28,7 @@ export function createIntegrationTokens(secret: string): IntegrationTokens {
   const mac = (formUid: string, fieldUid: string) => hmac(key, `${formUid}\u0000${fieldUid}`).slice(0, 32);
   // Only genuine tokens are kept, so forged ones cannot fill it; an HMAC per checkpoint cost more
   // than its database lookup (issue #17).
-  const known = new Map<string, IntegrationTarget>();
+  const known = createBoundedMemo<IntegrationTarget>(KNOWN_TOKENS);
   return {
     sign: ({ formUid, fieldUid }) => `${formUid}.${fieldUid}.${mac(formUid, fieldUid)}`,
     verify(token) {
@@ -38,7 +39,6 @@ export function createIntegrationTokens(secret: string): IntegrationTokens {
       if (rest.length > 0 || !formUid || !fieldUid || !signature || !UID.test(formUid) || !UID.test(fieldUid)) return null;
       if (!safeEqual(signature, mac(formUid, fieldUid))) return null;
       const target = Object.freeze({ formUid, fieldUid });
-      if (known.size >= KNOWN_TOKENS) known.clear();
       known.set(token, target);
       return target;
     },

@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config-schema.js';
 import { readCookie } from '../http/cookie-reader.js';
 import { randomToken, sha256 } from './token-crypto.js';
+import { memoized } from './bounded-memo.js';
 
 const BINDING = /^[A-Za-z0-9_-]{22}$/;
 
@@ -43,5 +44,8 @@ export function ensureBrowserBinding(request: FastifyRequest, reply: FastifyRepl
 
 /** What an upload row keeps of the binding: never the cookie value itself. */
 export function browserBindingHash(binding: string | undefined): string | null {
-  return binding ? sha256(`browser:${binding}`) : null;
+  return binding ? bindingHash(binding) : null;
 }
+
+// A browser sends its cookie with every upload and submit: hashed once while the memo holds it.
+const bindingHash = memoized(4096, (binding) => sha256(`browser:${binding}`));

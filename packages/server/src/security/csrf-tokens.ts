@@ -5,6 +5,7 @@
  */
 import { deriveKey, hmac, randomToken, safeEqual } from './token-crypto.js';
 import { isBrowserBinding, newBrowserBinding } from './browser-binding.js';
+import { createBoundedMemo } from './bounded-memo.js';
 
 export const CSRF_FIELD_NAME = 'SVC_CSRF_TOKEN';
 
@@ -20,6 +21,9 @@ export function createCsrfTokens(secret: string, ttlMinutes: number): CsrfTokens
   const key = deriveKey(secret, 'csrf');
   const ttlMs = ttlMinutes * 60_000;
   const isBinding = isBrowserBinding;
+  // A page sends its one token with every submit: each (binding, token) pair whose HMAC was right
+  // is remembered with its issue time, which is still checked on every use (issue #17).
+  const genuine = createBoundedMemo<number>(4096);
   return {
     newBinding: newBrowserBinding,
     isBinding,
@@ -30,12 +34,17 @@ export function createCsrfTokens(secret: string, ttlMinutes: number): CsrfTokens
     },
     verify(binding, token, now = Date.now()) {
       if (!isBinding(binding) || typeof token !== 'string' || token.length > 200) return false;
-      const [issued, nonce, mac, extra] = token.split('.');
-      if (!issued || !nonce || !mac || extra !== undefined) return false;
-      const issuedAt = Number.parseInt(issued, 36);
+      const pair = `${binding} ${token}`;
+      let issuedAt = genuine.get(pair);
+      if (issuedAt === undefined) {
+        const [issued, nonce, mac, extra] = token.split('.');
+        if (!issued || !nonce || !mac || extra !== undefined) return false;
+        issuedAt = Number.parseInt(issued, 36);
+        if (!Number.isFinite(issuedAt) || !safeEqual(mac, hmac(key, `${binding}.${issued}.${nonce}`))) return false;
+        genuine.set(pair, issuedAt);
+      }
       // A small allowance for clock skew between instances.
-      if (!Number.isFinite(issuedAt) || issuedAt > now + 60_000 || now - issuedAt > ttlMs) return false;
-      return safeEqual(mac, hmac(key, `${binding}.${issued}.${nonce}`));
+      return issuedAt <= now + 60_000 && now - issuedAt <= ttlMs;
     },
   };
 }

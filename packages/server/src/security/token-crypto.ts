@@ -2,6 +2,7 @@
  * The crypto every token in svc is built from (node:crypto only): HKDF-derived purpose keys,
  * HMAC signatures, AES-256-GCM sealed JSON, constant-time comparison, and random tokens.
  */
+import { memoized } from './bounded-memo.js';
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A 32-byte key for one purpose, so a leak of one token kind says nothing about another. */
@@ -13,10 +14,13 @@ export function hmac(key: Buffer, data: string): string {
   return createHmac('sha256', key).update(data).digest('base64url');
 }
 
-/** A keyed hash of client IPs: recognisable for limits, not reversible from a database dump. */
+/**
+ * A keyed hash of client IPs: recognisable for limits, not reversible from a database dump.
+ * Clients come back, so each address is hashed once while the memo holds it.
+ */
 export function createIpHasher(secret: string): (ip: string) => string {
   const key = deriveKey(secret, 'client-ip');
-  return (ip) => hmac(key, ip);
+  return memoized(4096, (ip) => hmac(key, ip));
 }
 
 export function sha256(text: string): string {
