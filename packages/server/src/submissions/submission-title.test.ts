@@ -45,4 +45,18 @@ describe('the simple title fast path', () => {
     expect(renderSubmissionTitle('{{ firstName | upcase }} {{ lastName }}', scope)).toBe('ANN Lee');
     expect(renderSubmissionTitle('{{ nope }}', scope)).toBe('2026-11-22 10:00:00');
   });
+
+  it('gives a simple format only the names it reads, with the same result as the whole scope', () => {
+    // `form` and `dateCreated` win over fields of those names; lists are joined; `values` holds every field.
+    const scope = {
+      values: { firstName: 'Ann', tags: ['a', 'b'], form: 'shadowed', dateCreated: 'shadowed', other: 'x' },
+      formName: 'Contact',
+      dateCreated: new Date('2026-11-22T10:00:00Z'),
+    };
+    for (const format of ['{{ tags }}: {{ form.name }} {{ dateCreated }}', '{{ values.other }} {{ values.tags }} {{ firstName }}', '{{ form }}']) {
+      const whole = { ...scope.values, tags: 'a, b', values: { ...scope.values, tags: 'a, b' }, form: { name: 'Contact' }, dateCreated: '2026-11-22 10:00:00' };
+      const expected = renderWithLiquid(format, whole).replace(/\s+/g, ' ').trim() || '2026-11-22 10:00:00';
+      expect(renderSubmissionTitle(format, scope)).toBe(expected);
+    }
+  });
 });

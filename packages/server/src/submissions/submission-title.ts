@@ -20,7 +20,8 @@ const liquid = new Liquid({
 const parsed = new Map<string, Template[]>();
 
 type Scope = Readonly<Record<string, unknown>>;
-type SimpleRenderer = (scope: Scope) => string | null;
+/** The names at the root of its outputs' paths are what a title's scope must hold. */
+type SimpleRenderer = ((scope: Scope) => string | null) & { readonly roots: readonly string[] };
 
 /** `{{ name }}` / `{{ a.b }}` with no filters: the shape of almost every title format. */
 const SIMPLE_OUTPUT = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\}\}/g;
@@ -52,7 +53,8 @@ export function compileSimpleTitle(format: string): SimpleRenderer | null {
     last = match.index + match[0].length;
   }
   parts.push(format.slice(last));
-  return (scope) => {
+  const roots = [...new Set(parts.flatMap((part) => (typeof part === 'string' ? [] : [part[0] as string])))];
+  const render = (scope: Scope) => {
     let out = '';
     for (const part of parts) {
       if (typeof part === 'string') {
@@ -66,6 +68,7 @@ export function compileSimpleTitle(format: string): SimpleRenderer | null {
     }
     return out;
   };
+  return Object.assign(render, { roots });
 }
 
 function simpleRendererFor(format: string): SimpleRenderer | null {
@@ -87,23 +90,48 @@ export function formatTitleDate(date: Date): string {
   return date.toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** A field's value as a title shows it: a list joined with commas. */
+const titleValue = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value);
+
 export function renderSubmissionTitle(
   format: string,
   scope: { values: Values; formName: string; dateCreated: Date },
 ): string {
-  const flat: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(scope.values)) {
-    flat[key] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  const context = { ...flat, values: flat, form: { name: scope.formName }, dateCreated: formatTitleDate(scope.dateCreated) };
   try {
-    const text = simpleRendererFor(format)?.(context) ?? (liquid.renderSync(templateFor(format), context) as string);
+    const fast = simpleRendererFor(format);
+    const text = fast?.(titleScope(scope, fast.roots)) ?? (liquid.renderSync(templateFor(format), titleScope(scope, null)) as string);
     const title = text.replace(/\s+/g, ' ').trim();
     return (title || formatTitleDate(scope.dateCreated)).slice(0, 255);
   } catch {
     // A broken format must never cost a submission; fall back to the date.
     return formatTitleDate(scope.dateCreated);
   }
+}
+
+/**
+ * What a format sees: every field's value by its handle and under `values`, `form.name` and
+ * `dateCreated`, which win over fields of the same names. `roots` (a simple format's) limits it to
+ * the names the format reads, so a title of two fields does not copy every value (issue #17).
+ */
+function titleScope(scope: { values: Values; formName: string; dateCreated: Date }, roots: readonly string[] | null): Scope {
+  const special = (name: string): unknown => {
+    if (name === 'form') return { name: scope.formName };
+    if (name === 'dateCreated') return formatTitleDate(scope.dateCreated);
+    const flat: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(scope.values)) flat[key] = titleValue(value);
+    return flat;
+  };
+  const isSpecial = (name: string) => name === 'values' || name === 'form' || name === 'dateCreated';
+  if (roots === null) {
+    const values = special('values') as Record<string, unknown>;
+    return { ...values, values, form: special('form'), dateCreated: special('dateCreated') };
+  }
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const root of roots) {
+    if (isSpecial(root)) out[root] = special(root);
+    else if (Object.hasOwn(scope.values, root)) out[root] = titleValue(scope.values[root]);
+  }
+  return out;
 }
 
 /** Liquid's own rendering of a format, for tests that hold the fast path to it. */
