@@ -62,6 +62,11 @@ function ids(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
 }
 
+/** Whether a form's CSV cells name uploaded files: a file field, or a table with a file column. */
+export function showsFileNames(form: Form): boolean {
+  return form.fields.some((f) => f.type === 'file' || (f.type === 'table' && f.columns.some((c) => c.type === 'file')));
+}
+
 /** A table with its file cells turned from upload ids into names. */
 function tableWithNames(field: Field, rows: unknown, names: ReadonlyMap<string, string>): unknown {
   if (field.type !== 'table' || !Array.isArray(rows)) return rows;
@@ -83,29 +88,24 @@ export function cellText(field: Field, value: unknown, names: ReadonlyMap<string
   return JSON.stringify(tableWithNames(field, value, names));
 }
 
-export function csvRow(
-  form: Form,
-  submission: SubmissionRecord,
-  names: ReadonlyMap<string, string>,
-  payment: PaymentRecord | null = null,
-  shape: CsvShape = { profiles: false },
-): string {
-  const values = submission.values as Readonly<Record<string, unknown>>;
-  const { profile } = submission;
-  return csvLine([
-    String(submission.id),
-    submission.uid,
-    submission.title,
-    submission.status,
-    submission.isSpam ? '1' : '0',
-    submission.createdAt,
-    ...exportFields(form).map((field) => cellText(field, values[field.handle as string], names)),
-    submission.client?.name ?? '',
-    submission.client?.version ?? '',
-    submission.client?.sourceUrl ?? '',
-    ...(shape.profiles ? [profile?.name ?? '', profile?.subject ?? '', profile ? JSON.stringify(profile.properties) : ''] : []),
-    ...(hasPayment(form) ? [payment?.status ?? '', payment?.amountFormatted ?? '', payment?.currency ?? '', payment?.intentId ?? ''] : []),
-  ]);
+/**
+ * Writes a form's CSV rows. What every row of one export shares (its columns, whether the form is
+ * paid) is worked out once, and a row is one string built cell by cell: an export's rows are
+ * counted in millions (issue #17).
+ */
+export function csvRowWriter(form: Form, shape: CsvShape = { profiles: false }) {
+  const fields = exportFields(form);
+  const paid = hasPayment(form);
+  return (submission: SubmissionRecord, names: ReadonlyMap<string, string>, payment: PaymentRecord | null = null): string => {
+    const values = submission.values as Readonly<Record<string, unknown>>;
+    const { profile, client } = submission;
+    let line = `${submission.id},${csvCell(submission.uid)},${csvCell(submission.title)},${csvCell(submission.status)},${submission.isSpam ? '1' : '0'},${csvCell(submission.createdAt)}`;
+    for (const field of fields) line += `,${csvCell(cellText(field, values[field.handle as string], names))}`;
+    line += `,${csvCell(client?.name ?? '')},${csvCell(client?.version ?? '')},${csvCell(client?.sourceUrl ?? '')}`;
+    if (shape.profiles) line += `,${csvCell(profile?.name ?? '')},${csvCell(profile?.subject ?? '')},${csvCell(profile ? JSON.stringify(profile.properties) : '')}`;
+    if (paid) line += `,${csvCell(payment?.status ?? '')},${csvCell(payment?.amountFormatted ?? '')},${csvCell(payment?.currency ?? '')},${csvCell(payment?.intentId ?? '')}`;
+    return `${line}\r\n`;
+  };
 }
 
 export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[], payment: PaymentRecord | null = null): string {

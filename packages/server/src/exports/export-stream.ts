@@ -10,7 +10,7 @@ import type { Database } from '../storage/database-schema.js';
 import type { UploadService } from '../files/upload-service.js';
 import { searchSubmissions, type KeysetPosition } from '../submissions/submission-search.js';
 import type { ExportQuery } from '../admin/admin-query.js';
-import { csvHeader, csvRow, jsonLine, UTF8_BOM, type ExportFile } from './export-format.js';
+import { csvHeader, csvRowWriter, jsonLine, showsFileNames, UTF8_BOM, type ExportFile } from './export-format.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
 
 export interface ExportServices {
@@ -36,15 +36,17 @@ export async function* exportChunks(
   onRows?: (rows: number) => void,
 ): AsyncGenerator<string> {
   // Profile columns only for a form some submission came to through a profile: most forms have none.
-  const shape = { profiles: query.format === 'csv' && (await hasProfileSubmissions(services.db, form.id)) };
+  const shape = { profiles: query.format === 'csv' && (await hasProfileSubmissions(services.db, form.id)), fileNames: showsFileNames(form) };
   if (query.format === 'csv') yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form, shape)}`;
+  const csvRow = csvRowWriter(form, shape);
   let after: KeysetPosition | null = null;
   const paid = form.fields.some((f) => f.type === 'payment');
   let total = 0;
   for (;;) {
     const batch = await searchSubmissions(services.db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
     if (batch.length === 0) return;
-    const files = await services.uploads.listForSubmissions(batch.map((s) => s.id));
+    // A CSV shows files only in file cells: a form without any reads no upload rows (issue #17).
+    const files = query.format === 'csv' && !shape.fileNames ? [] : await services.uploads.listForSubmissions(batch.map((s) => s.id));
     const names = new Map(files.map((f) => [f.publicId, f.name]));
     const bySubmission = new Map<number, ExportFile[]>();
     for (const f of files) {
@@ -56,7 +58,7 @@ export async function* exportChunks(
     let chunk = '';
     for (const submission of batch) {
       const payment = payments.get(submission.id) ?? null;
-      chunk += query.format === 'csv' ? csvRow(form, submission, names, payment, shape) : jsonLine(submission, bySubmission.get(submission.id) ?? [], payment);
+      chunk += query.format === 'csv' ? csvRow(submission, names, payment) : jsonLine(submission, bySubmission.get(submission.id) ?? [], payment);
     }
     total += batch.length;
     yield chunk;
