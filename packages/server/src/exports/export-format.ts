@@ -4,7 +4,7 @@
  * JSON Lines. Pure functions; export-stream.ts feeds them rows in batches.
  */
 import type { Field, Form } from '@svc/core';
-import type { SubmissionRecord } from '../submissions/submission-search.js';
+import type { ListedSubmission, SubmissionRecord } from '../submissions/submission-search.js';
 import type { PaymentRecord } from '../payments/payment-records.js';
 
 /** The file rows an export needs: the stored name of each upload id. */
@@ -96,7 +96,7 @@ export function cellText(field: Field, value: unknown, names: ReadonlyMap<string
 export function csvRowWriter(form: Form, shape: CsvShape = { profiles: false }) {
   const fields = exportFields(form);
   const paid = hasPayment(form);
-  return (submission: SubmissionRecord, names: ReadonlyMap<string, string>, payment: PaymentRecord | null = null): string => {
+  return (submission: ListedSubmission, names: ReadonlyMap<string, string>, payment: PaymentRecord | null = null): string => {
     const values = submission.values as Readonly<Record<string, unknown>>;
     const { profile, client } = submission;
     let line = `${submission.id},${csvCell(submission.uid)},${csvCell(submission.title)},${csvCell(submission.status)},${submission.isSpam ? '1' : '0'},${csvCell(submission.createdAt)}`;

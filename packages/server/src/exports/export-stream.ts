@@ -8,7 +8,7 @@ import type { Form } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { UploadService } from '../files/upload-service.js';
-import { searchSubmissions, type KeysetPosition } from '../submissions/submission-search.js';
+import { searchListedSubmissions, searchSubmissions, type KeysetPosition, type ListedSubmission, type SubmissionRecord } from '../submissions/submission-search.js';
 import type { ExportQuery } from '../admin/admin-query.js';
 import { csvHeader, csvRowWriter, jsonLine, showsFileNames, UTF8_BOM, type ExportFile } from './export-format.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
@@ -43,7 +43,10 @@ export async function* exportChunks(
   const paid = form.fields.some((f) => f.type === 'payment');
   let total = 0;
   for (;;) {
-    const batch = await searchSubmissions(services.db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
+    const batch: readonly (ListedSubmission | SubmissionRecord)[] =
+      query.format === 'csv'
+        ? await searchListedSubmissions(services.db, form.id, query.filter, query.sort, EXPORT_BATCH, after)
+        : await searchSubmissions(services.db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
     if (batch.length === 0) return;
     // A CSV shows files only in file cells: a form without any reads no upload rows (issue #17).
     const files = query.format === 'csv' && !shape.fileNames ? [] : await services.uploads.listForSubmissions(batch.map((s) => s.id));
@@ -58,7 +61,7 @@ export async function* exportChunks(
     let chunk = '';
     for (const submission of batch) {
       const payment = payments.get(submission.id) ?? null;
-      chunk += query.format === 'csv' ? csvRow(submission, names, payment) : jsonLine(submission, bySubmission.get(submission.id) ?? [], payment);
+      chunk += query.format === 'csv' ? csvRow(submission, names, payment) : jsonLine(submission as SubmissionRecord, bySubmission.get(submission.id) ?? [], payment);
     }
     total += batch.length;
     yield chunk;
