@@ -119,28 +119,17 @@ function page(db: Db, formId: number, filter: SubmissionFilter, sort: Submission
   return query.orderBy('id', sort.direction).limit(limit);
 }
 
-/** One page of whole submissions (at most `limit` rows) after `after`, in the order of `sort`. */
-export async function searchSubmissions(
-  db: Db,
-  formId: number,
-  filter: SubmissionFilter,
-  sort: SubmissionSort,
-  limit: number,
-  after: KeysetPosition | null,
-): Promise<SubmissionRecord[]> {
-  return (await page(db, formId, filter, sort, limit, after).select(COLUMNS).execute()).map(toRecord);
+/** db, formId, filter, sort, limit (rows at most), after (the last row of the previous page). */
+type PageArgs = Parameters<typeof page>;
+
+/** One page of whole submissions, in the order of `sort`. */
+export async function searchSubmissions(...args: PageArgs): Promise<SubmissionRecord[]> {
+  return (await page(...args).select(COLUMNS).execute()).map(toRecord);
 }
 
 /** The same page with only what a CSV export shows. */
-export async function searchListedSubmissions(
-  db: Db,
-  formId: number,
-  filter: SubmissionFilter,
-  sort: SubmissionSort,
-  limit: number,
-  after: KeysetPosition | null,
-): Promise<ListedSubmission[]> {
-  return (await page(db, formId, filter, sort, limit, after).select(LISTED_COLUMNS).execute()).map(toListed);
+export async function searchListedSubmissions(...args: PageArgs): Promise<ListedSubmission[]> {
+  return (await page(...args).select(LISTED_COLUMNS).execute()).map(toListed);
 }
 
 export async function countMatching(db: Db, formId: number, filter: SubmissionFilter): Promise<number> {
