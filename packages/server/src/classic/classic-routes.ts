@@ -58,7 +58,8 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
   };
 
   const propertiesPath = config.classic.propertiesPath.replace('{handle}', ':handle');
-  app.get<{ Params: { handle: string }; Querystring: Record<string, unknown> }>(propertiesPath, { config: { cors: 'form' }, onRequest: ctx.guard, schema: classicPropertiesSchema }, async (request, reply) => {
+  app.get<{ Params: { handle: string }; Querystring: Record<string, unknown> }>(propertiesPath, { config: { cors: 'form' }, schema: classicPropertiesSchema }, async (request, reply) => {
+    ctx.guard.check(request, reply);
     const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
     const key = request.query?.['flash'];
     const flash = typeof key === 'string' ? await classic.flashes.take(form.id, key) : null;
@@ -77,7 +78,8 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
     });
   });
 
-  app.get<{ Params: { handle: string } }>(`${propertiesPath}/session`, { config: { cors: 'form' }, onRequest: ctx.guard, schema: classicSessionSchema }, async (request, reply) => {
+  app.get<{ Params: { handle: string } }>(`${propertiesPath}/session`, { config: { cors: 'form' }, schema: classicSessionSchema }, async (request, reply) => {
+    ctx.guard.check(request, reply);
     const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
     // The parts a cached page must not reuse: a fresh form's hash, payload, CSRF input and honeypot.
     const { payload, carried } = await stateOf(form, null);

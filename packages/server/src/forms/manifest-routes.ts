@@ -16,8 +16,9 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 export async function manifestRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Params: { handle: string } }>(
     '/svc/api/forms/:handle/manifest',
-    { config: { cors: 'form' }, onRequest: ctx.guard, schema: manifestSchema },
+    { config: { cors: 'form' }, schema: manifestSchema },
     async (request, reply) => {
+      ctx.guard.check(request, reply);
       const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
       const manifest = ctx.manifests.get(form);
       reply.header('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE}`).header('ETag', manifest.etag);

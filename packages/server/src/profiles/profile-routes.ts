@@ -37,7 +37,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profiles: ProfileRegistry, services: ProfileServices): Promise<void> {
   for (const url of [MANIFEST, SUBMIT]) app.options(url, { config: { cors: 'profile' }, onRequest: ctx.guard }, preflightHandler(ctx.cors));
 
-  app.get<{ Params: { profile: string }; Querystring: Record<string, unknown> }>(MANIFEST, { config: { cors: 'profile' }, onRequest: ctx.guard, schema: profileManifestSchema }, async (request, reply) => {
+  app.get<{ Params: { profile: string }; Querystring: Record<string, unknown> }>(MANIFEST, { config: { cors: 'profile' }, schema: profileManifestSchema }, async (request, reply) => {
+    ctx.guard.check(request, reply);
     const profile = profiles.resolve(request.params.profile);
     const query = request.query ?? {};
     const access = await authorizeProfile(services, profile, {
