@@ -26,7 +26,7 @@ export const CSV_PROFILE_COLUMNS = ['profile', 'profileSubject', 'profilePropert
 export const CSV_PAYMENT_COLUMNS = ['paymentStatus', 'paymentAmount', 'paymentCurrency', 'paymentIntent'] as const;
 export const UTF8_BOM = '\uFEFF';
 
-function hasPayment(form: Form): boolean {
+export function hasPayment(form: Form): boolean {
   return form.fields.some((f) => f.type === 'payment');
 }
 

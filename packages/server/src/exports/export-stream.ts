@@ -8,9 +8,9 @@ import type { Form } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { UploadService } from '../files/upload-service.js';
-import { searchListedSubmissions, searchSubmissions, type KeysetPosition, type ListedSubmission, type SubmissionRecord } from '../submissions/submission-search.js';
+import { searchListedSubmissions, searchSubmissions, type KeysetPosition, type ListedSubmission } from '../submissions/submission-search.js';
 import type { ExportQuery } from '../admin/admin-query.js';
-import { csvHeader, csvRowWriter, jsonLine, showsFileNames, UTF8_BOM, type ExportFile } from './export-format.js';
+import { csvHeader, csvRowWriter, hasPayment, jsonLine, showsFileNames, UTF8_BOM, type ExportFile } from './export-format.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
 
 export interface ExportServices {
@@ -28,6 +28,25 @@ async function hasProfileSubmissions(db: Kysely<Database>, formId: number): Prom
   return row !== undefined;
 }
 
+/** The upload rows of one batch: names by upload id (CSV cells), lists by submission (JSONL). */
+interface BatchFiles {
+  readonly names: ReadonlyMap<string, string>;
+  readonly bySubmission: ReadonlyMap<number, ExportFile[]>;
+}
+
+async function batchFiles(services: ExportServices, ids: readonly number[]): Promise<BatchFiles> {
+  const files = await services.uploads.listForSubmissions(ids);
+  const bySubmission = new Map<number, ExportFile[]>();
+  for (const f of files) {
+    const list = bySubmission.get(f.submissionId as number) ?? [];
+    list.push({ id: f.publicId, field: f.fieldHandle, name: f.name, kind: f.kind, size: f.size, extension: f.extension });
+    bySubmission.set(f.submissionId as number, list);
+  }
+  return { names: new Map(files.map((f) => [f.publicId, f.name])), bySubmission };
+}
+
+const NO_FILES: BatchFiles = { names: new Map(), bySubmission: new Map() };
+
 /** The export as text chunks; `onRows` hears the running row count after each batch. */
 export async function* exportChunks(
   services: ExportServices,
@@ -35,39 +54,46 @@ export async function* exportChunks(
   query: ExportQuery,
   onRows?: (rows: number) => void,
 ): AsyncGenerator<string> {
+  const { db } = services;
+  if (query.format === 'jsonl') {
+    const read = (after: KeysetPosition | null) => searchSubmissions(db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
+    yield* batches(services, form, read, true, (s, files, payment) => jsonLine(s, files.bySubmission.get(s.id) ?? [], payment), onRows);
+    return;
+  }
   // Profile columns only for a form some submission came to through a profile: most forms have none.
-  const shape = { profiles: query.format === 'csv' && (await hasProfileSubmissions(services.db, form.id)), fileNames: showsFileNames(form) };
-  if (query.format === 'csv') yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form, shape)}`;
-  const csvRow = csvRowWriter(form, shape);
+  const shape = { profiles: await hasProfileSubmissions(db, form.id) };
+  yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form, shape)}`;
+  const row = csvRowWriter(form, shape);
+  const read = (after: KeysetPosition | null) => searchListedSubmissions(db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
+  // A CSV shows files only in file cells: a form without any reads no upload rows (issue #17).
+  yield* batches(services, form, read, showsFileNames(form), (s, files, payment) => row(s, files.names, payment), onRows);
+}
+
+/** Reads `read`'s keyset pages to the end, each page one chunk of `line`s. */
+async function* batches<T extends ListedSubmission>(
+  services: ExportServices,
+  form: Form,
+  read: (after: KeysetPosition | null) => Promise<T[]>,
+  readsFiles: boolean,
+  line: (submission: T, files: BatchFiles, payment: PaymentRecord | null) => string,
+  onRows?: (rows: number) => void,
+): AsyncGenerator<string> {
+  const paid = hasPayment(form);
   let after: KeysetPosition | null = null;
-  const paid = form.fields.some((f) => f.type === 'payment');
   let total = 0;
   for (;;) {
-    const batch: readonly (ListedSubmission | SubmissionRecord)[] =
-      query.format === 'csv'
-        ? await searchListedSubmissions(services.db, form.id, query.filter, query.sort, EXPORT_BATCH, after)
-        : await searchSubmissions(services.db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
+    const batch = await read(after);
     if (batch.length === 0) return;
-    // A CSV shows files only in file cells: a form without any reads no upload rows (issue #17).
-    const files = query.format === 'csv' && !shape.fileNames ? [] : await services.uploads.listForSubmissions(batch.map((s) => s.id));
-    const names = new Map(files.map((f) => [f.publicId, f.name]));
-    const bySubmission = new Map<number, ExportFile[]>();
-    for (const f of files) {
-      const list = bySubmission.get(f.submissionId as number) ?? [];
-      list.push({ id: f.publicId, field: f.fieldHandle, name: f.name, kind: f.kind, size: f.size, extension: f.extension });
-      bySubmission.set(f.submissionId as number, list);
-    }
-    const payments = paid ? await paymentRecords(services.db, batch.map((s) => s.id)) : new Map<number, PaymentRecord>();
+    const ids = batch.map((s) => s.id);
+    const files = readsFiles ? await batchFiles(services, ids) : NO_FILES;
+    const payments = paid ? await paymentRecords(services.db, ids) : new Map<number, PaymentRecord>();
     let chunk = '';
-    for (const submission of batch) {
-      const payment = payments.get(submission.id) ?? null;
-      chunk += query.format === 'csv' ? csvRow(submission, names, payment) : jsonLine(submission as SubmissionRecord, bySubmission.get(submission.id) ?? [], payment);
-    }
+    for (const submission of batch) chunk += line(submission, files, payments.get(submission.id) ?? null);
     total += batch.length;
     yield chunk;
     onRows?.(total);
     if (batch.length < EXPORT_BATCH) return;
-    const last = batch[batch.length - 1] as (typeof batch)[number];
+    const last = batch[batch.length - 1] as T;
     after = { createdAt: last.createdAt, id: last.id };
   }
 }

@@ -93,10 +93,7 @@ export function formatTitleDate(date: Date): string {
 /** A field's value as a title shows it: a list joined with commas. */
 const titleValue = (value: unknown) => (Array.isArray(value) ? value.join(', ') : value);
 
-export function renderSubmissionTitle(
-  format: string,
-  scope: { values: Values; formName: string; dateCreated: Date },
-): string {
+export function renderSubmissionTitle(format: string, scope: TitleInput): string {
   try {
     const fast = simpleRendererFor(format);
     const text = fast?.(titleScope(scope, fast.roots)) ?? (liquid.renderSync(templateFor(format), titleScope(scope, null)) as string);
@@ -108,27 +105,32 @@ export function renderSubmissionTitle(
   }
 }
 
+type TitleInput = { values: Values; formName: string; dateCreated: Date };
+
+/** The names a format reads from the submission itself rather than from a field of that name. */
+const OWN_NAMES = new Set(['values', 'form', 'dateCreated']);
+
+function ownValue(scope: TitleInput, name: string): unknown {
+  if (name === 'form') return { name: scope.formName };
+  if (name === 'dateCreated') return formatTitleDate(scope.dateCreated);
+  const flat: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(scope.values)) flat[key] = titleValue(value);
+  return flat;
+}
+
 /**
  * What a format sees: every field's value by its handle and under `values`, `form.name` and
  * `dateCreated`, which win over fields of the same names. `roots` (a simple format's) limits it to
  * the names the format reads, so a title of two fields does not copy every value (issue #17).
  */
-function titleScope(scope: { values: Values; formName: string; dateCreated: Date }, roots: readonly string[] | null): Scope {
-  const special = (name: string): unknown => {
-    if (name === 'form') return { name: scope.formName };
-    if (name === 'dateCreated') return formatTitleDate(scope.dateCreated);
-    const flat: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(scope.values)) flat[key] = titleValue(value);
-    return flat;
-  };
-  const isSpecial = (name: string) => name === 'values' || name === 'form' || name === 'dateCreated';
+function titleScope(scope: TitleInput, roots: readonly string[] | null): Scope {
   if (roots === null) {
-    const values = special('values') as Record<string, unknown>;
-    return { ...values, values, form: special('form'), dateCreated: special('dateCreated') };
+    const values = ownValue(scope, 'values') as Record<string, unknown>;
+    return { ...values, values, form: ownValue(scope, 'form'), dateCreated: ownValue(scope, 'dateCreated') };
   }
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const root of roots) {
-    if (isSpecial(root)) out[root] = special(root);
+    if (OWN_NAMES.has(root)) out[root] = ownValue(scope, root);
     else if (Object.hasOwn(scope.values, root)) out[root] = titleValue(scope.values[root]);
   }
   return out;
