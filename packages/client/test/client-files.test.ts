@@ -24,7 +24,8 @@ afterAll(async () => {
   await live?.close();
 });
 
-const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
+// Creation time (12 hex digits), then 128 random bits.
+const UPLOAD_ID = /^[0-9a-f]{12}[A-Za-z0-9_-]{22}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function fileRow(publicId: string) {

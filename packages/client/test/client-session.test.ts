@@ -418,7 +418,7 @@ describe('job-application: files with drafts', () => {
     expect(probe.matching('POST', '/job-application/submit')[0]!.body).toBeInstanceOf(FormData);
     expect(session.files.size).toBe(0);
     const cv = session.values.cv as string[];
-    expect(cv).toEqual([expect.stringMatching(/^[A-Za-z0-9_-]{22}$/)]);
+    expect(cv).toEqual([expect.stringMatching(/^[0-9a-f]{12}[A-Za-z0-9_-]{22}$/)]);
 
     const other = probedClient(live.baseUrl);
     const resumed = await other.client.session('job-application');

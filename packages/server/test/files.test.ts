@@ -23,7 +23,8 @@ const FORMS_DIR = resolve(import.meta.dirname, 'fixtures/file-forms');
 const START = Date.parse('2026-11-22T10:00:00Z');
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-const UPLOAD_ID = /^[A-Za-z0-9_-]{22}$/;
+// Creation time (12 hex digits), then 128 random bits.
+const UPLOAD_ID = /^[0-9a-f]{12}[A-Za-z0-9_-]{22}$/;
 
 // ---------------------------------------------------------------------------------------------
 // Real file contents

@@ -13,7 +13,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { Database } from '../storage/database-schema.js';
 import type { DialectName } from '../storage/database-factory.js';
-import { randomHex, randomToken } from '../security/token-crypto.js';
+import { randomHex, timeOrderedToken } from '../security/token-crypto.js';
 import type { FileStore } from './file-store.js';
 import { FILE_KINDS, type FileKind, type Sniffed } from './file-kinds.js';
 import { spoolUpload, type Refusal, type SpoolTarget, type UploadRules } from './upload-receiver.js';
@@ -178,7 +178,8 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       const spooled = await spoolUpload(file.stream, name, target.rules, open, { digest: wanted.digest === true });
       if (!spooled.ok) return { ok: false, refusal: spooled.refusal, message: refusalMessage(spooled.refusal, name, target) };
       const { sniffed, size } = spooled;
-      const id = randomToken(16);
+      const at = options.now();
+      const id = timeOrderedToken(at.getTime());
       if (spoolPath !== null) {
         try {
           await store.put(storageKey, createReadStream(spoolPath), { size, contentType: sniffed.mime });
@@ -198,7 +199,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
         mime: sniffed.mime,
         kind: sniffed.kind,
         size,
-        createdAt: options.now().toISOString(),
+        createdAt: at.toISOString(),
       };
       let stored: boolean;
       try {
