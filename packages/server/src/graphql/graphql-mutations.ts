@@ -24,6 +24,7 @@ import { csrfFromToken, graphqlErrorFor } from './graphql-errors.js';
 import type { AppContext } from '../http/app-context.js';
 import { submitThroughProfile } from '../profiles/profile-submit.js';
 import type { ResolvedProfile } from '../profiles/profile-registry.js';
+import { withKeys } from '../submissions/object-shapes.js';
 
 /** The named profile, which must serve this form: another form's profile is as unknown as none. */
 function profileOf(app: AppContext, name: string, handle: string): ResolvedProfile {
@@ -167,7 +168,7 @@ export function createSubmissionMutation(
               authorization: through?.userToken ? `Bearer ${through.userToken}` : undefined,
               token: through?.token ?? undefined,
             })
-          : { ...(await submitForm(app.submit, current, input)), subject: null };
+          : withKeys(await submitForm(app.submit, current, input), { subject: null });
         return answer(profile?.form ?? current, result, result.stored?.createdAt ?? app.submit.now().toISOString(), result.subject);
       },
     },

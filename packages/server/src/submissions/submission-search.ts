@@ -8,6 +8,7 @@ import { parseSubmissionClient, type SubmissionClient, type SubmissionProfile } 
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
+import { withKeys } from './object-shapes.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -74,7 +75,7 @@ function toListed(row: { id: number; uid: string; title: string; status: string;
 }
 
 export function toRecord(row: Parameters<typeof toListed>[0] & { form_id: number; spam_reasons: string; updated_at: string }): SubmissionRecord {
-  return { ...toListed(row), formId: Number(row.form_id), spamReasons: JSON.parse(row.spam_reasons) as string[], updatedAt: row.updated_at };
+  return withKeys(toListed(row), { formId: Number(row.form_id), spamReasons: JSON.parse(row.spam_reasons) as string[], updatedAt: row.updated_at });
 }
 
 /** A LIKE pattern matching `text` literally: the wildcards and the escape character are escaped. */

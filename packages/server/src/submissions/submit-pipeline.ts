@@ -26,6 +26,7 @@ import type { DeliveryService } from '../notifications/delivery-service.js';
 import { allIds, checkUploads, fileSlots, type ReceivedUploads } from './submit-files.js';
 import { FILES_GONE, FilesGone, persist, type Claim, type PreparedSubmission } from './submission-persist.js';
 import { browserBindingHash } from '../security/browser-binding.js';
+import { withKeys } from './object-shapes.js';
 
 export interface SubmitServices {
   readonly db: Kysely<Database>;
@@ -121,14 +122,15 @@ function withoutBadFiles(stored: Values, fileErrors: Readonly<Record<string, rea
 
 async function submitted(services: SubmitServices, step: Step, submission: Awaited<ReturnType<typeof persist>>, stored: Values, date: Date): Promise<SubmitResult> {
   const url = step.form.settings.returnUrl;
+  // New keys before the spread, never after it: see withKeys (issue #17).
   const result = submitResult('submitted', {
-    ...resultParts(step, step.state.pageIndex, null),
     message: step.form.settings.successMessage,
     redirect: url ? { url, delay: 0 } : null,
     submission,
+    ...resultParts(step, step.state.pageIndex, null),
   });
   const files = submission && fileSlots(step.form, stored).length > 0 ? await services.uploads.listForSubmissions([submission.id]) : [];
-  return { ...result, stored: { values: stored, createdAt: date.toISOString(), files } };
+  return withKeys(result, { stored: { values: stored, createdAt: date.toISOString(), files } });
 }
 
 const DRAFT_REFUSED = "The draft was not saved: the request did not pass the form's spam checks (send the manifest's honeypot and javascript test).";

@@ -85,7 +85,7 @@ function readMeta(value: unknown): SubmitMeta {
     if (timestamp !== undefined && (typeof timestamp !== 'string' || timestamp.length > 200)) {
       throw invalid('meta.honeypot.timestamp must be the string the manifest gave.');
     }
-    meta.honeypot = timestamp === undefined ? honeypot : { ...honeypot, timestamp };
+    meta.honeypot = timestamp === undefined ? honeypot : { name: honeypot.name, value: honeypot.value, timestamp };
   }
   if (value.javascriptTest !== undefined) meta.javascriptTest = readNameValue(value.javascriptTest, 'meta.javascriptTest');
   const captchas: NameValue[] = [];
