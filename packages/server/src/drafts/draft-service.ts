@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Form } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { deriveKey, openJson, randomAlphanumeric, sealJson, sha256 } from '../security/token-crypto.js';
+import { withKeys } from '../submissions/object-shapes.js';
 
 export const DRAFT_TOKEN_LENGTH = 40;
 export const DRAFT_KEY_LENGTH = 25;
@@ -63,7 +64,7 @@ export function createDraftService(db: Kysely<Database>, secret: string, ttlDays
       if (!row || row.form_id !== form.id || row.expires_at <= now.toISOString()) return null;
       const content = openJson(keyFor(key), row.payload, tokenHash);
       if (!isContent(content) || content.pageIndex >= form.pages.length) return null;
-      return { ...content, token, key };
+      return withKeys(content, { token, key });
     },
 
     async save(form, content, existing, now) {

@@ -9,6 +9,7 @@ import { submitForm, type SubmitInput, type SubmitServices } from '../submission
 import type { SubmitResult } from '../submissions/submit-response.js';
 import { authorizeProfile, spendLink, type ProfileServices } from './profile-access.js';
 import type { ResolvedProfile } from './profile-registry.js';
+import { withKeys } from '../submissions/object-shapes.js';
 
 export interface ProfileSubmitInput extends Omit<SubmitInput, 'csrf' | 'profile'> {
   /** Properties as the caller gave them (checked here). */
@@ -47,5 +48,5 @@ export async function submitThroughProfile(
       ...(access.link?.jti && profile.config.singleUse ? { claim: spendLink(profile.name, access.link, services.now) } : {}),
     },
   });
-  return { ...result, subject };
+  return withKeys(result, { subject });
 }
