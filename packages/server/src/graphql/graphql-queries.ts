@@ -9,6 +9,7 @@ import type { SvcGraphqlContext } from './graphql-context.js';
 import { csrfFromToken } from './graphql-errors.js';
 import { manifestData } from '../forms/manifest-builder.js';
 import { readBrowserBinding } from '../security/browser-binding.js';
+import { withKeys } from '../submissions/object-shapes.js';
 
 interface FormArgs {
   readonly id?: readonly number[] | null;
@@ -85,10 +86,8 @@ export const SvcQuery = new GraphQLObjectType<unknown, SvcGraphqlContext>({
       type: FormInterface,
       args: formArgs,
       resolve: (_r, args: FormArgs, ctx) => {
-        // Not `{ ...args, limit: 1 }`: in optimised code V8 gives every object made by a leading
-        // spread plus a new key a hidden class of its own (about 1 µs here, and every read of it
-        // after is a cache miss); Object.assign keeps one shape (issue #17).
-        const [form] = selectForms(Object.assign({}, args, { limit: 1 }), ctx);
+        // withKeys, not `{ ...args, limit: 1 }`: 0.12 instead of 1.45 µs (object-shapes.ts).
+        const [form] = selectForms(withKeys(args, { limit: 1 }), ctx);
         return form ? formView(form, ctx.svc.app) : null;
       },
     },
