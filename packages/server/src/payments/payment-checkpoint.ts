@@ -9,6 +9,7 @@ import { submitForm, type SubmitInput } from '../submissions/submit-pipeline.js'
 import type { PreparedSubmission } from '../submissions/submission-persist.js';
 import type { SubmitResult } from '../submissions/submit-response.js';
 import { allIds, fileSlots } from '../submissions/submit-files.js';
+import { withKeys } from '../submissions/object-shapes.js';
 import { amountForStored, gatewayOf, resolveIntegration, type PaymentContext } from './payment-context.js';
 import { findPayment, saveCheckpoint } from './payment-repository.js';
 
@@ -62,11 +63,11 @@ export async function checkpointPayment(ctx: PaymentContext, form: Form, input: 
   const gateway = gatewayOf(ctx);
   // The payment field's value is its intent (the official extension sets it so); a client that
   // leaves it out is not refused for it, and one that names another intent does not decide it.
-  const request = { ...input.request, values: { ...input.request.values, [field.handle as string]: input.paymentIntentId } };
-  const result = await submitForm(ctx.submit, form, {
-    ...input,
+  // withKeys, not spreads that add keys: one hidden class per copy otherwise (object-shapes.ts).
+  const request = withKeys(input.request, { values: withKeys(input.request.values, { [field.handle as string]: input.paymentIntentId }) });
+  const result = await submitForm(ctx.submit, form, withKeys(input, {
     request,
-    checkpoint: async (prepared) => {
+    checkpoint: async (prepared: PreparedSubmission) => {
       const computed = amountForStored(form, field, prepared.values);
       if (!computed.ok) throw new SvcError('PAYMENT_AMOUNT_INVALID', computed.message);
       const intent = await gateway.retrieveIntent(input.paymentIntentId);
@@ -92,6 +93,6 @@ export async function checkpointPayment(ctx: PaymentContext, form: Form, input: 
       // The files the submission names wait for the payment as long as the checkpoint does.
       await ctx.submit.uploads.hold(form, allIds(fileSlots(form, prepared.values)), expiresAt);
     },
-  });
+  }));
   return explained(form, result);
 }
