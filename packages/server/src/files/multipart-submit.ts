@@ -53,8 +53,7 @@ function asList(raw: unknown): unknown[] {
 
 /** `values` with the received ids appended to the slots they were sent for. */
 function withReceived(values: Record<string, unknown>, received: ReadonlyMap<string, { slot: Slot; ids: string[] }>): Record<string, unknown> {
-  // Object.assign, not a spread: the copy gains keys (object-shapes.ts, issue #17).
-  const out: Record<string, unknown> = Object.assign({}, values);
+  const out: Record<string, unknown> = { ...values };
   for (const { slot, ids } of received.values()) {
     if (slot.row === null || slot.column === null) {
       out[slot.handle] = [...idList(out[slot.handle]), ...ids];

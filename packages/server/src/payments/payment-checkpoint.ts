@@ -63,8 +63,8 @@ export async function checkpointPayment(ctx: PaymentContext, form: Form, input: 
   const gateway = gatewayOf(ctx);
   // The payment field's value is its intent (the official extension sets it so); a client that
   // leaves it out is not refused for it, and one that names another intent does not decide it.
-  // withKeys, not spreads that add keys: one hidden class per copy otherwise (object-shapes.ts).
-  const request = withKeys(input.request, { values: withKeys(input.request.values, { [field.handle as string]: input.paymentIntentId }) });
+  // withKeys for the fixed-shape objects (object-shapes.ts); the values stay a spread: a record.
+  const request = withKeys(input.request, { values: { ...input.request.values, [field.handle as string]: input.paymentIntentId } });
   const result = await submitForm(ctx.submit, form, withKeys(input, {
     request,
     checkpoint: async (prepared: PreparedSubmission) => {

@@ -68,9 +68,7 @@ export function mergeValues(
   posted: Readonly<Record<string, unknown>>,
   options: { wholeForm: boolean; keepLoaded: boolean },
 ): Record<string, unknown> {
-  // Object.assign, not a spread: a spread copy that then gains keys gets a hidden class of its own
-  // per copy in optimised code (object-shapes.ts, issue #17).
-  const raw: Record<string, unknown> = Object.assign({}, state.values);
+  const raw: Record<string, unknown> = { ...state.values };
   const multiPage = form.pages.length > 1 && !options.wholeForm;
   for (const field of form.fields) {
     const handle = field.handle as string;
