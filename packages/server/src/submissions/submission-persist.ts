@@ -98,7 +98,7 @@ export async function persist(services: SubmitServices, input: PersistInput) {
       await services.writes.run(async (trx) => {
         await payment?.claim(trx, null);
         await claim?.(trx, null);
-        await services.deliveries.enqueue(trx, form, { ...stored, id: null }, targets, false);
+        await services.deliveries.enqueue(trx, form, stored, targets, false);
       });
       if (notify) services.deliveries.poke();
     }
