@@ -167,6 +167,9 @@ export async function findExpired(db: Db, before: string, now: string, limit: nu
     .where('submission_id', 'is', null)
     .where('created_at', '<', before)
     .where((eb) => eb.or([eb('hold_until', 'is', null), eb('hold_until', '<', now)]))
+    // Oldest first in the order of the index (submission_id, created_at), so a batch stops after
+    // `limit` rows instead of sorting every expired upload first.
+    .orderBy('created_at')
     .orderBy('id')
     .limit(limit)
     .execute();

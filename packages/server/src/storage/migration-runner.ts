@@ -15,6 +15,7 @@ import * as createPayments from './migrations/202611241800-create-payments.js';
 import * as addProfiles from './migrations/202611241900-add-profiles.js';
 import * as createClassicTables from './migrations/202611250200-create-classic-tables.js';
 import * as createAuditLog from './migrations/202611250300-create-audit-log.js';
+import * as mergeUploadIndexes from './migrations/202611271000-merge-upload-indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611241900-add-profiles': addProfiles,
   '202611250200-create-classic-tables': createClassicTables,
   '202611250300-create-audit-log': createAuditLog,
+  '202611271000-merge-upload-indexes': mergeUploadIndexes,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
