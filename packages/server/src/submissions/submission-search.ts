@@ -9,6 +9,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { withKeys } from './object-shapes.js';
+import { parseStoredJson } from '../storage/stored-json.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -67,7 +68,8 @@ function toListed(row: { id: number; uid: string; title: string; status: string;
     title: row.title,
     status: row.status,
     isSpam: Number(row.is_spam) === 1,
-    values: JSON.parse(row.values) as Values,
+    // Rows are read by the thousand (lists, exports): parsed without filling V8's string table.
+    values: parseStoredJson(row.values) as Values,
     createdAt: row.created_at,
     client: parseSubmissionClient(row.client),
     profile: row.profile ? (JSON.parse(row.profile) as SubmissionProfile) : null,
