@@ -116,57 +116,45 @@ class Parser {
     }
   }
 
+  /** After whitespace, takes `code` when it comes next; says whether it did. */
+  private take(code: number): boolean {
+    this.space();
+    if (this.text.charCodeAt(this.at) !== code) return false;
+    this.at += 1;
+    return true;
+  }
+
+  /** After a member or an element: true at the closing `close`, else past the comma before the next. */
+  private closes(close: number): boolean {
+    if (this.take(close)) return true;
+    if (!this.take(0x2c)) this.fail();
+    return false;
+  }
+
   private object(): Record<string, unknown> {
-    const { text } = this;
     const object: Record<string, unknown> = {};
     this.at += 1;
-    this.space();
-    if (text.charCodeAt(this.at) === 0x7d) {
-      this.at += 1;
-      return object;
-    }
-    for (;;) {
+    if (this.take(0x7d)) return object;
+    do {
       this.space();
-      if (text.charCodeAt(this.at) !== QUOTE) this.fail();
+      if (this.text.charCodeAt(this.at) !== QUOTE) this.fail();
       const key = this.string();
-      this.space();
-      if (text.charCodeAt(this.at) !== 0x3a) this.fail();
-      this.at += 1;
+      if (!this.take(0x3a)) this.fail();
       const value = this.value();
       // Assigned "__proto__" would set the prototype; JSON.parse makes it an own property.
       if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
       else object[key] = value;
-      this.space();
-      const next = text.charCodeAt(this.at);
-      if (next === 0x7d) {
-        this.at += 1;
-        return object;
-      }
-      if (next !== 0x2c) this.fail();
-      this.at += 1;
-    }
+    } while (!this.closes(0x7d));
+    return object;
   }
 
   private array(): unknown[] {
-    const { text } = this;
     const array: unknown[] = [];
     this.at += 1;
-    this.space();
-    if (text.charCodeAt(this.at) === 0x5d) {
-      this.at += 1;
-      return array;
-    }
-    for (;;) {
-      array.push(this.value());
-      this.space();
-      const next = text.charCodeAt(this.at);
-      if (next === 0x5d) {
-        this.at += 1;
-        return array;
-      }
-      if (next !== 0x2c) this.fail();
-      this.at += 1;
-    }
+    if (this.take(0x5d)) return array;
+    do array.push(this.value());
+    while (!this.closes(0x5d));
+    return array;
   }
 }
 
