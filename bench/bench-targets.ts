@@ -126,18 +126,21 @@ async function main(): Promise<void> {
   }
   if (kind === 'baseline-insert') {
     // The same table, indexes and pragmas the service uses (its own migrations), written with one
-    // prepared statement: the least any service could do to store this row.
+    // prepared statement: the least any service could do to store this row. Not RETURNING read
+    // with get(): that commits when the statement is reset, which skips SQLite's automatic
+    // checkpoint, so the WAL never started over (1.75 GB after one run) and every append zeroed
+    // fresh pages: 217 µs of CPU per insert against 94 when it checkpointed.
     const db = await migratedSqlite();
     db.prepare(`INSERT INTO svc_forms (uid, handle, hash, version, created_at, updated_at) VALUES ('f', 'contact', 'h', 'v', '', '')`).run();
     const insert = db.prepare(`INSERT INTO svc_submissions (uid, form_id, token_hash, title, status, is_spam, spam_reasons, ip, "values",
-      finished, created_at, updated_at) VALUES (?, 1, ?, ?, 'open', 0, '[]', NULL, ?, 1, ?, ?) RETURNING id`);
+      finished, created_at, updated_at) VALUES (?, 1, ?, ?, 'open', 0, '[]', NULL, ?, 1, ?, ?)`);
     const app = Fastify({ logger: false });
     app.post('/submit', async (request) => {
       const body = request.body as { values: Record<string, string> };
       const now = new Date().toISOString();
       const token = randomBytes(24).toString('base64url');
-      const row = insert.get(randomUUID(), createHash('sha256').update(token).digest('hex'), `${body.values.firstName} ${body.values.lastName}`, JSON.stringify(body.values), now, now) as { id: number };
-      return { success: true, submission: { id: row.id, token } };
+      const { lastInsertRowid } = insert.run(randomUUID(), createHash('sha256').update(token).digest('hex'), `${body.values.firstName} ${body.values.lastName}`, JSON.stringify(body.values), now, now);
+      return { success: true, submission: { id: Number(lastInsertRowid), token } };
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     report(app.server.address());
