@@ -40,6 +40,8 @@ export interface CachedManifest {
   readonly etag: string;
   /** Whether `body` and `data` hold the fill-timestamp placeholder to splice per response. */
   readonly fillTimestamp: boolean;
+  /** `body` in UTF-8, cut at each placeholder (one piece when it has none). */
+  readonly bodyPieces: readonly Buffer[];
 }
 
 /** The manifest body with this response's fill timestamp in place of the placeholder. */
@@ -48,6 +50,33 @@ export function manifestBody(manifest: CachedManifest, timestamp: () => string):
   // One timestamp per response, wherever the placeholder stands (honeypot and javascript test).
   const stamp = timestamp();
   return manifest.body.replaceAll(FILL_TIMESTAMP_PLACEHOLDER, stamp);
+}
+
+/** The last bytes spliced per manifest: responses in the same millisecond share a timestamp. */
+const spliced = new WeakMap<CachedManifest, { readonly stamp: string; readonly bytes: Buffer }>();
+
+/**
+ * The manifest body as bytes, with this response's fill timestamp between the pieces. Spliced
+ * from bytes encoded once: `replaceAll` makes a string of joined parts, which the socket write
+ * then flattens and encodes on every response (2.1 µs against 0.9 for the 3.9 KB contact
+ * manifest, micro-benchmark, issue #17). Nothing writes to a response's bytes, so responses with
+ * the same timestamp share them.
+ */
+export function manifestBytes(manifest: CachedManifest, timestamp: () => string): Buffer {
+  const pieces = manifest.bodyPieces;
+  if (pieces.length === 1) return pieces[0] as Buffer;
+  const stamp = timestamp();
+  const previous = spliced.get(manifest);
+  if (previous?.stamp === stamp) return previous.bytes;
+  const stampBytes = Buffer.from(stamp);
+  const list: Buffer[] = [];
+  for (let i = 0; i < pieces.length; i += 1) {
+    if (i > 0) list.push(stampBytes);
+    list.push(pieces[i] as Buffer);
+  }
+  const bytes = Buffer.concat(list);
+  spliced.set(manifest, { stamp, bytes });
+  return bytes;
 }
 
 /** The manifest data with this response's fill timestamp (the GraphQL headless adapter). */
@@ -211,7 +240,8 @@ export function createManifestCache(options: ManifestOptions, now: () => Date = 
         const { generatedAt: _omit, ...stable } = data;
         const etag = `"${createHash('sha256').update(JSON.stringify(stable)).digest('base64url').slice(0, 27)}"`;
         const body = JSON.stringify({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
-        entry = { data, body, etag, fillTimestamp: body.includes(FILL_TIMESTAMP_PLACEHOLDER) };
+        const bodyPieces = body.split(FILL_TIMESTAMP_PLACEHOLDER).map((piece) => Buffer.from(piece));
+        entry = { data, body, etag, fillTimestamp: bodyPieces.length > 1, bodyPieces };
         cache.set(form, entry);
       }
       return entry;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
-import { MANIFEST_MAX_AGE, manifestBody } from './manifest-builder.js';
+import { MANIFEST_MAX_AGE, manifestBytes } from './manifest-builder.js';
 import { manifestSchema } from './manifest-schemas.js';
 
 function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -24,7 +24,7 @@ export async function manifestRoutes(app: FastifyInstance, ctx: AppContext): Pro
       reply.header('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE}`).header('ETag', manifest.etag);
       if (matchesEtag(request.headers['if-none-match'], manifest.etag)) return reply.code(304).send();
       const { fillTimestamps, now } = ctx.submit;
-      return reply.type('application/json; charset=utf-8').send(manifestBody(manifest, () => fillTimestamps.issue(form, now().getTime())));
+      return reply.type('application/json; charset=utf-8').send(manifestBytes(manifest, () => fillTimestamps.issue(form, now().getTime())));
     },
   );
 }

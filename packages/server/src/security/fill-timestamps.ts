@@ -24,10 +24,17 @@ export interface FillTimestamps {
 
 export function createFillTimestamps(secret: string): FillTimestamps {
   const key = deriveKey(secret, 'fill-timestamp');
+  // The last timestamp issued per form: every manifest served in the same millisecond carries
+  // the same one, so its HMAC is computed once per millisecond, not per response (issue #17).
+  const last = new WeakMap<Form, { readonly now: number; readonly value: string }>();
   return {
     issue(form, now) {
+      const previous = last.get(form);
+      if (previous?.now === now) return previous.value;
       const issued = now.toString(36);
-      return `${issued}.${hmac(key, `${form.uid}.${issued}`)}`;
+      const value = `${issued}.${hmac(key, `${form.uid}.${issued}`)}`;
+      last.set(form, { now, value });
+      return value;
     },
     age(form, timestamp, now) {
       if (typeof timestamp !== 'string') return null;
