@@ -248,9 +248,15 @@ async function bigFormScenario(): Promise<void> {
     let started = performance.now();
     const first = await (await fetch(`${base}/svc/api/forms/big/manifest`)).text();
     const coldMs = performance.now() - started;
-    started = performance.now();
-    await (await fetch(`${base}/svc/api/forms/big/manifest`)).text();
-    const warmMs = performance.now() - started;
+    // Served from the cache: the median of 21 fetches, since the second alone measures the
+    // warm-up of the code that sends it (2.8 to 21 ms across runs; 1-1.5 ms once warm).
+    const warm: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      started = performance.now();
+      await (await fetch(`${base}/svc/api/forms/big/manifest`)).text();
+      warm.push(performance.now() - started);
+    }
+    const warmMs = median(warm);
     const { cookie, token, meta } = await csrfAndMeta(port as number);
     const js = `javascriptTest: {name: "${meta.javascriptTest.name}", value: "${meta.javascriptTest.value}"}, honeypot: {name: "${meta.honeypot.name}", value: ""},`;
     const big = { ...mutationRequest(port as number, cookie, token, 'big', bigValues()), pid };
@@ -283,7 +289,7 @@ async function bigFormScenario(): Promise<void> {
     const errors = bigAt100.errors + smallAt100.errors;
     process.stdout.write('| big form (500 fields, 10 pages, 200 rules) | value |\n|---|---|\n');
     process.stdout.write(`| manifest size | ${(first.length / 1024).toFixed(0)} KiB |\n`);
-    process.stdout.write(`| manifest first build and serve / cached | ${coldMs.toFixed(0)} ms / ${warmMs.toFixed(1)} ms |\n`);
+    process.stdout.write(`| manifest first build and serve / cached (median of 21) | ${coldMs.toFixed(0)} ms / ${warmMs.toFixed(1)} ms |\n`);
     process.stdout.write(`| whole submit at 100/s, p50/p99 | ${bigAt100.p50}/${bigAt100.p99} ms (contact: ${smallAt100.p50}/${smallAt100.p99} ms) |\n`);
     process.stdout.write(`| CPU per whole submit | ${micros(bigAt100.cpuPerRequest)} µs (contact: ${micros(smallAt100.cpuPerRequest)} µs, ×${bigAt100.cpuPerRequest && smallAt100.cpuPerRequest ? (bigAt100.cpuPerRequest / smallAt100.cpuPerRequest).toFixed(1) : 'n/a'}) |\n`);
     process.stdout.write(`| ten pages by REST, one person | median ${median(walks).toFixed(0)} ms for the whole walk |\n`);
