@@ -61,9 +61,12 @@ describe('the SQLite checkpointer under writes that never pause', () => {
         for (let j = 0; j < 5; j += 1) insert.run(body);
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
-      // The WAL file keeps its largest size: a start-over reuses it from its first frame.
+      // The WAL file keeps its largest size: a start-over reuses it from its first frame. Each
+      // commit writes three pages (its leaf, the interior page, page 1 with the database's size):
+      // without the hand-over the WAL holds all 15,000 frames. With it, the WAL holds what comes
+      // between the worker's ticks, which a loaded machine delays (3,300 frames seen in CI).
       const frames = statSync(`${file}-wal`).size / (4096 + 24);
-      expect(frames).toBeLessThan(2_500);
+      expect(frames).toBeLessThan(7_500);
       expect(sqlite.prepare('select count(*) as n from filler').get()).toEqual({ n: 5_000 });
     } finally {
       await checkpointer.stop();
