@@ -81,13 +81,14 @@ function fingerprint(text: string): number {
 
 /** `document` checked, or the remembered string equal to it. */
 function checkedDocument(document: string, operationName: string | undefined, maxDepth: number): string {
-  const print = fingerprint(document);
-  if (operationName === undefined) {
-    for (const candidate of REMEMBERED.get(maxDepth)?.get(print) ?? []) if (candidate === document) return candidate;
-  }
-  assertDocumentShape(document, operationName, maxDepth);
   // With an operationName the check covers the pair, so only bare documents are remembered.
-  if (operationName !== undefined) return document;
+  if (operationName !== undefined) {
+    assertDocumentShape(document, operationName, maxDepth);
+    return document;
+  }
+  const print = fingerprint(document);
+  for (const candidate of REMEMBERED.get(maxDepth)?.get(print) ?? []) if (candidate === document) return candidate;
+  assertDocumentShape(document, undefined, maxDepth);
   if (rememberedCount >= REMEMBERED_MAX) {
     REMEMBERED.clear();
     rememberedCount = 0;

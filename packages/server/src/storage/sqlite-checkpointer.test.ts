@@ -54,7 +54,7 @@ describe('the SQLite checkpointer under writes that never pause', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       const insert = sqlite.prepare('insert into filler (body) values (?)');
       const body = 'x'.repeat(3000);
-      // A page a commit, five commits a millisecond with a turn of the event loop between them
+      // A row of nearly a page a commit, five commits a millisecond with a turn of the event loop between them
       // (as requests arrive), 5,000 in all: a checkpoint beside them almost never finds the WAL
       // without a new commit, so without the hand-over the WAL holds every frame.
       for (let i = 0; i < 5_000; i += 5) {

@@ -4,10 +4,9 @@
  * distinct six-character values grew the old generation by 14 MB, long ones by 5) in its string
  * table, where only a full collection frees them: exporting a contact form's 1,000,000 rows left
  * about 35 MB behind, and 3,000,000 rows grew the server by 160-280 MB before a collection came
- * (issue #17). This parser makes every string with
- * slice, in the young generation, and otherwise answers what JSON.parse answers for every JSON
- * text (and throws a SyntaxError wherever it throws); the test holds it to JSON.parse on generated
- * values. Plain runs of a string and numbers are scanned by native sticky patterns, so an export
+ * (issue #17). This parser makes every string with slice, in the young generation, and otherwise
+ * answers what JSON.parse answers for every JSON text (and throws a SyntaxError wherever it
+ * throws); the test holds it to JSON.parse on generated values. Plain runs of a string and numbers are scanned by native sticky patterns, so an export
  * with it is no slower than with JSON.parse (3.0 s for 1,000,000 rows against 3.2 s).
  */
 
