@@ -1,7 +1,7 @@
 /** The `svc` command as a user runs it: a child process, real exit codes, real output. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLE_FORMS_DIR } from './support/test-app.js';
@@ -48,6 +48,15 @@ describe('svc forms check', () => {
     expect(run.stderr).toMatch(/two\.yaml:\d+:\d+ settings\.submissionTitleFormat/);
     expect(run.stderr).toMatch(/two\.yaml:\d+:\d+ fields\[0\]\.target/);
     expect(run.stderr).toMatch(/3 problem\(s\)/);
+  });
+
+  it('prints its version for --version and version (issue #31)', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/server/package.json'), 'utf8')) as { version: string };
+    for (const args of [['--version'], ['version']]) {
+      const run = svc(args);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toBe(`svc ${version}\n`);
+    }
   });
 
   it('prints usage and exits 2 for an unknown command', () => {
@@ -152,6 +161,12 @@ describe('svc serve', () => {
       expect(base).toBeDefined();
       expect(out).toContain(`database: sqlite ${join(cwd, 'data', 'svc.db')}`);
       expect(out).toContain(`CSRF token: GET ${base}/svc/tokens`);
+      // issue #31: the banner names the newcomer's next stops, and each answers.
+      for (const path of ['/svc/api/docs', '/svc/console/']) {
+        expect(out).toContain(`${base}${path}`);
+        expect((await fetch(`${base}${path}`)).status).toBe(200);
+      }
+      expect(out).toContain(`GraphQL:  POST ${base}/graphql`);
       const res = await fetch(`${base}/svc/api/forms/contact/manifest`);
       expect(res.status).toBe(200);
       expect(((await res.json()) as { data: { form: { handle: string } } }).data.form.handle).toBe('contact');

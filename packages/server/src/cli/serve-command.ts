@@ -2,6 +2,8 @@
 import { buildApp } from '../app.js';
 import { describeDatabase } from '../storage/database-factory.js';
 import { commandConfig, type CommandOptions } from './command-options.js';
+import { DOCS_PATH, OPENAPI_PATH } from '../openapi/openapi-exclusions.js';
+import { CONSOLE_BASE } from '../console/console-pages.js';
 
 export async function runServe(options: CommandOptions): Promise<number> {
   const config = commandConfig(options, 'serve');
@@ -19,6 +21,10 @@ export async function runServe(options: CommandOptions): Promise<number> {
     `  forms:    ${config.forms.dir}`,
     `  CSRF token: GET ${base}/svc/tokens`,
   ];
+  // issue #31: a newcomer's next stops after the manifests: the API reference, GraphQL, the console.
+  if (config.headless.enabled) lines.push(`  API reference: ${base}${DOCS_PATH}  (OpenAPI: ${base}${OPENAPI_PATH})`);
+  if (config.graphql.enabled) lines.push(`  GraphQL:  POST ${base}/graphql`);
+  if (config.console.enabled) lines.push(`  console:  ${base}${CONSOLE_BASE}/`);
   if (config.demo) {
     lines.push(`  demo:     ${base}/demo/  (every example form in <svc-form>)`);
     // issue #14: the same forms drawn on the server from their properties JSON, no JavaScript needed.

@@ -16,10 +16,12 @@ import { runExport } from './export-command.js';
 import { runSubmissionsList } from './submissions-command.js';
 import { runPaymentsReconcile } from './payments-command.js';
 import { runProfilesLoginToken, runProfilesSign } from './profiles-command.js';
+import { SERVICE_VERSION } from '../version.js';
 
 const USAGE = `Usage: svc <command> [options]
 
 Commands:
+  --version, version               print svc's version
   serve [--config FILE] [--demo]   start the service (--demo: example forms, generated secret)
   migrate [--config FILE]          apply database migrations and exit
   forms check [DIR] [--config FILE] validate form definitions; every problem is listed
@@ -63,6 +65,7 @@ async function main(argv: readonly string[]): Promise<number> {
       config: { type: 'string' },
       demo: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
       form: { type: 'string' },
       out: { type: 'string' },
       since: { type: 'string' },
@@ -76,6 +79,10 @@ async function main(argv: readonly string[]): Promise<number> {
     },
   });
   const [command, sub, ...rest] = positionals;
+  if (values.version || (command === 'version' && !sub)) {
+    process.stdout.write(`svc ${SERVICE_VERSION}\n`);
+    return 0;
+  }
   if (values.help || !command) {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
