@@ -48,7 +48,9 @@ export async function createPaymentServices(config: Config, deps: Deps): Promise
     const { startStripeDouble } = await import('./stripe-double/stripe-double-server.js');
     double = await startStripeDouble();
     deps.log.warn({ double: double.url }, 'no Stripe keys: payments run against the offline Stripe test double; no real card is charged');
-    keys = { secretKey: double.secretKey, webhookSecret: `whsec_${randomToken(24)}`, publishableKey: double.publishableKey, apiUrl: double.url, jsUrl: double.jsUrl };
+    // issue #31: a configured signing secret is the double's too, so an owner can try their own
+    // webhook verification offline; without one the demo makes one up for this run.
+    keys = { secretKey: double.secretKey, webhookSecret: stripe.webhookSecret ?? `whsec_${randomToken(24)}`, publishableKey: double.publishableKey, apiUrl: double.url, jsUrl: double.jsUrl };
   }
   const tokens = createIntegrationTokens(deps.secret);
   const context: PaymentContext = {

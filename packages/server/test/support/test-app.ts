@@ -20,6 +20,8 @@ export interface TestAppOptions {
   readonly now?: () => Date;
   /** Pino options (e.g. a stream to read the log); tests are silent by default. */
   readonly logger?: Record<string, unknown>;
+  /** Run as the demo (`svc serve --demo`): demo routes, the offline Stripe double without keys. */
+  readonly demo?: boolean;
 }
 
 export interface TestApp extends SvcApp {
@@ -61,6 +63,7 @@ export const DEFAULT_TEST_CONFIG = {
 export function testConfig(options: TestAppOptions = {}, dataDir: string): Config {
   return loadConfig({
     file: null,
+    demo: options.demo ?? false,
     env: { SVC_SECRET: TEST_SECRET, ...options.env },
     values: deepMerge(deepMerge(DEFAULT_TEST_CONFIG, { dataDir }), options.config ?? {}),
   });
