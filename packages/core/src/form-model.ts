@@ -232,6 +232,8 @@ export interface PhoneField extends BaseField<'phone'> {
   readonly value?: string;
   /** `0` stands for a digit, every other character must appear as written (e.g. `+1 (000) 000-0000`). */
   readonly pattern?: string;
+  /** ISO 3166 country of numbers typed without `+` (default `US`); ignored with a `pattern`. */
+  readonly defaultCountry?: string;
   readonly useJsMask?: boolean;
   readonly placeholder?: string;
 }

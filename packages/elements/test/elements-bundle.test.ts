@@ -1,4 +1,7 @@
 /** The demo's bundle of @svc/elements builds, and the demo page embeds every example form. */
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { demoBundle } from '../../server/src/demo/demo-bundle.js';
 import { DEMO_FORMS, renderDemoPage } from '../../server/src/demo/demo-page.js';
@@ -10,6 +13,20 @@ describe('@svc/elements bundle and demo page', () => {
     // The client and the rules engine are inside, not left as bare imports a browser cannot resolve.
     expect(code).not.toMatch(/^import .* from "@svc\//m);
     expect(code).toContain('computeVisibility');
+  });
+
+  it('minified as the package builds it, stays within its size budget (phone numbers with the min metadata only)', async () => {
+    // The same options as the package's build script; the bundle every host page downloads.
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('../src/index.ts', import.meta.url))],
+      bundle: true, minify: true, format: 'esm', target: 'es2022', platform: 'browser',
+      conditions: ['svc-source'], legalComments: 'none', write: false, logLevel: 'silent',
+    });
+    const bytes = result.outputFiles[0]!.contents;
+    // Measured 198 KB (56 KB gzipped), of which libphonenumber-js's min build is 121 KB; its max
+    // build (libphonenumber-js/max) makes 272 KB.
+    expect(bytes.length).toBeLessThan(215_000);
+    expect(gzipSync(bytes).length).toBeLessThan(62_000);
   });
 
   it('renders one <svc-form> per example form and loads the script after setting base-url', () => {

@@ -367,7 +367,7 @@ describe('GraphQL mutations', () => {
         dateAndTime: '2026-01-15T10:30',
         opinionScale: '4',
         rating: 4,
-        phone: '+1 (555) 123-4567',
+        phone: '+15551234567', // stored in E.164
         postcode: '12345',
         table: [
           ['Widget', '2', 'M'],

@@ -70,7 +70,7 @@ describe('text-like normalise', () => {
 
   it.each([
     ['text keeps surrounding spaces', 'text', '  hi  ', '  hi  '],
-    ['phone keeps what was typed', 'phone', ' +1 555 ', ' +1 555 '],
+    ['phone keeps what is no number as typed', 'phone', ' +1 555 ', ' +1 555 '],
     ['email is trimmed', 'email', '  ann@example.com \n', 'ann@example.com'],
     ['email of only spaces is empty', 'email', '   ', null],
   ] as const)('%s', (_name, type, raw, want) => {
@@ -140,17 +140,46 @@ describe('phone', () => {
     ['000.000', '123x456', [FIELD_MESSAGES.phoneFormat('000.000')]],
     [undefined, '+44 20 7946 0958', []],
     [undefined, '(555) 123-4567', []],
-    [undefined, '555.1234', []],
-    [undefined, '12345', []],
-    [undefined, '1234', [FIELD_MESSAGES.invalidPhone]],
+    [undefined, '5551234567', []],
+    [undefined, '555.1234', [FIELD_MESSAGES.invalidPhone]],
+    [undefined, '12345', [FIELD_MESSAGES.invalidPhone]],
     [undefined, '12 34', [FIELD_MESSAGES.invalidPhone]],
     [undefined, '((((((', [FIELD_MESSAGES.invalidPhone]],
-    [undefined, 'call 12345', [FIELD_MESSAGES.invalidPhone]],
-    [undefined, '++12345', [FIELD_MESSAGES.invalidPhone]],
+    [undefined, 'call 5551234567', [FIELD_MESSAGES.invalidPhone]],
+    [undefined, '++15551234567', [FIELD_MESSAGES.invalidPhone]],
     [undefined, '1'.repeat(26), [FIELD_MESSAGES.invalidPhone]],
   ] as const)('pattern %s: %s', (phonePattern, value, want) => {
     const field = make('phone', phonePattern === undefined ? {} : { pattern: phonePattern });
     expect(phoneFieldType.validate(field, value, {})).toEqual(want);
+  });
+});
+
+describe('phone: one canonical form (E.164)', () => {
+  it.each([
+    ['5551234567', undefined, '+15551234567'],
+    ['555 123 4567', undefined, '+15551234567'],
+    ['555-123-4567', undefined, '+15551234567'],
+    ['(555) 123-4567', undefined, '+15551234567'],
+    ['+1 555 123 4567', undefined, '+15551234567'],
+    ['  +1 (555) 123-4567 ', undefined, '+15551234567'],
+    ['+44 20 7946 0958', undefined, '+442079460958'],
+    ['020 7946 0958', 'GB', '+442079460958'],
+    ['5551234567', 'XX', '+15551234567'],
+    ['call me', undefined, 'call me'],
+    ['   ', undefined, null],
+  ] as const)('%s (defaultCountry %s) is stored as %s', (raw, defaultCountry, want) => {
+    const field = make('phone', defaultCountry === undefined ? {} : { defaultCountry });
+    expect(phoneFieldType.normalise(field, raw)).toEqual({ ok: true, value: want });
+  });
+
+  it('a number stored canonically validates, and a pattern keeps what was typed', () => {
+    expect(phoneFieldType.validate(make('phone'), '+15551234567', {})).toEqual([]);
+    const masked = make('phone', { pattern: '(000) 000-0000' });
+    expect(phoneFieldType.normalise(masked, '(555) 123-4567')).toEqual({ ok: true, value: '(555) 123-4567' });
+  });
+
+  it('a UK number typed without +44 is refused where the default country is US', () => {
+    expect(phoneFieldType.validate(make('phone'), '020 7946 0958', {})).toEqual([FIELD_MESSAGES.invalidPhone]);
   });
 });
 

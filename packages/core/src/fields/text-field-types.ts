@@ -1,3 +1,4 @@
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import type { FieldValue, TextareaField, TextField, Values } from '../form-model.js';
 import { FIELD_MESSAGES } from './field-messages.js';
 import { withDefault, type FieldTypeChecks } from './field-type-spec.js';
@@ -58,8 +59,9 @@ export const emailFieldChecks: FieldTypeChecks<'email'> = {
 };
 export const emailFieldType = /* @__PURE__ */ withDefault(emailFieldChecks, () => null);
 
-const LOOSE_PHONE = /^\+?[0-9 ().-]{5,25}$/;
-const MIN_PHONE_DIGITS = 5;
+/** What people type in a phone number: digits, one leading `+`, and the usual separators. */
+const PHONE_CHARACTERS = /^\+?[0-9 ().\-/]+$/;
+const FALLBACK_COUNTRY = 'US';
 const DIGIT = /^[0-9]$/;
 
 /** interface.md §2.6 phone pattern: `0` is any digit, every other character is literal. */
@@ -72,17 +74,37 @@ function matchesPhonePattern(text: string, pattern: string): boolean {
   );
 }
 
+/**
+ * The number in E.164 (`+15551234567`), or null when `text` is not one. The country of a number
+ * typed without `+` is the field's `defaultCountry` (US unless the form says otherwise). Possible
+ * rather than valid: the small `min` metadata (kept small for the browser bundle) knows each
+ * country's lengths, not its every number range, and people test with 555 numbers.
+ */
+export function canonicalPhoneNumber(text: string, defaultCountry: string | undefined): string | null {
+  const trimmed = text.trim();
+  if (!PHONE_CHARACTERS.test(trimmed)) return null;
+  const country = defaultCountry && isSupportedCountry(defaultCountry) ? defaultCountry : FALLBACK_COUNTRY;
+  const parsed = parsePhoneNumberFromString(trimmed, country as CountryCode);
+  return parsed?.isPossible() ? parsed.number : null;
+}
+
 export const phoneFieldChecks: FieldTypeChecks<'phone'> = {
   type: 'phone',
-  normalise: (_field, raw) => coerceText(raw),
+  // Without a `pattern`, what was typed is stored as its one canonical form (E.164), so the same
+  // number written two ways is one value; text that is no number stays as typed for validate.
+  normalise: (field, raw) => {
+    const text = coerceText(raw);
+    if (!text.ok || text.value === null || field.pattern) return text;
+    if (text.value.trim() === '') return { ok: true, value: null };
+    return { ok: true, value: canonicalPhoneNumber(text.value, field.defaultCountry) ?? text.value };
+  },
   validate: (field, value) => {
     const text = textOf(value);
     if (text === null) return [FIELD_MESSAGES.notText];
     if (field.pattern) {
       return matchesPhonePattern(text, field.pattern) ? [] : [FIELD_MESSAGES.phoneFormat(field.pattern)];
     }
-    const digits = text.replace(/[^0-9]/g, '').length;
-    return LOOSE_PHONE.test(text) && digits >= MIN_PHONE_DIGITS ? [] : [FIELD_MESSAGES.invalidPhone];
+    return canonicalPhoneNumber(text, field.defaultCountry) === null ? [FIELD_MESSAGES.invalidPhone] : [];
   },
 };
 export const phoneFieldType = /* @__PURE__ */ withDefault(phoneFieldChecks, valueDefault);
