@@ -1,7 +1,8 @@
 /**
  * The React/Vue demos' GraphQL fetch adapter (contract §11, §12) in front of the official client:
  * the manifest GET becomes `svcHeadlessManifest`, a JSON submit becomes `svcHeadlessSubmit` with
- * the X-CSRF-Token value as `csrfToken`, and CSRF and multipart submits stay on REST.
+ * the X-CSRF-Token value as `variables.csrfToken` (a variable its document does not declare, and
+ * no CSRF header), and CSRF and multipart submits stay on REST.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCookieJarFetch } from '../../client/test/support/cookie-jar-fetch.js';
@@ -61,7 +62,7 @@ describe('official client through the demos GraphQL adapter', () => {
     expect(manifest.endpoints.submit.url).toBe('/svc/api/forms/contact/submit');
   });
 
-  it.each(['/graphql', '/actions/graphql/api'])('submits contact at %s through svcHeadlessSubmit with the CSRF header value as csrfToken', async (path) => {
+  it.each(['/graphql', '/actions/graphql/api'])('submits contact at %s through svcHeadlessSubmit with the CSRF header value as an undeclared variables.csrfToken', async (path) => {
     const { client, wire } = graphqlBrowser({ path });
     const form = await client.open('contact');
     form.set(CONTACT);
@@ -74,6 +75,9 @@ describe('official client through the demos GraphQL adapter', () => {
       query: GRAPHQL_SUBMIT_MUTATION,
       variables: { handle: 'contact', intent: 'submit', values: CONTACT, meta: restBody.meta, context: { sourceUrl: PAGE_URL }, csrfToken: token },
     });
+    // What the real adapter sends: the document declares no $csrfToken, and no CSRF header goes along.
+    expect(GRAPHQL_SUBMIT_MUTATION).not.toContain('csrfToken');
+    expect(wire.calls[2]!.headers).not.toHaveProperty('x-csrf-token');
     expect(httpStatus).toBe(200);
     expect(response).toMatchObject({ success: true, status: 'submitted', complete: true, message: 'Thanks, we got your message.' });
     expect(response.errors).toEqual({ fields: {}, form: [], page: [] });
@@ -126,22 +130,25 @@ describe('official client through the demos GraphQL adapter', () => {
     expect(data.svcHeadlessSubmit).toMatchObject({ success: true, status: 'submitted', complete: true });
   });
 
-  it('surfaces CSRF_INVALID as a GraphQL error for the first demo mutation (no $csrfToken), which the client shows as its form error', async () => {
-    const { client, wire } = graphqlBrowser({ documents: 'original' });
-    const form = await client.open('contact');
-    form.set(CONTACT);
+  it('checks the variables.csrfToken like any token: a forged one, or one bound to another browser, is CSRF_INVALID and stores nothing', async () => {
+    const { client, wire, adapter } = graphqlBrowser();
+    const manifest = await client.loadManifest('contact');
+    const { honeypot, javascriptTest } = manifest.security;
+    const meta = { honeypot: { name: honeypot!.name, value: '' }, javascriptTest: { name: javascriptTest!.name, value: javascriptTest!.value } };
+    // Another browser's token: valid on its own, but not for this browser's binding cookie.
+    const stranger = await createOfficialClient({ baseUrl: live.baseUrl, fetch: createCookieJarFetch().fetch }).fetchSubmitCsrf(manifest);
+    const own = await client.fetchSubmitCsrf(manifest);
     const before = await submissionCount(live.svc, 'contact');
-    const { response, httpStatus } = await form.click('submit');
-    const sent = wire.last().json as { query: string; variables: Record<string, unknown> };
-    expect(sent.query).not.toContain('csrfToken');
-    expect(sent.variables).not.toHaveProperty('csrfToken');
-    const answer = wire.last().answer as { data: unknown; errors: { message: string; extensions: { code: string } }[] };
-    expect(answer.errors).toHaveLength(1);
-    expect(answer.errors[0]!.extensions.code).toBe('CSRF_INVALID');
-    expect(httpStatus).toBeNull();
-    expect(response.status).toBe('error');
-    expect(form.state.formErrors).toEqual([answer.errors[0]!.message]);
+    for (const csrfToken of [`${own!.value}x`, stranger!.value]) {
+      await expect(craftGraphql(adapter, GRAPHQL_SUBMIT_MUTATION, { handle: 'contact', values: CONTACT, meta, csrfToken })).rejects.toThrow();
+      const answer = wire.last().answer as { data: unknown; errors: { extensions: { code: string } }[] };
+      expect(answer.errors.map((e) => e.extensions.code)).toEqual(['CSRF_INVALID']);
+    }
     expect(await submissionCount(live.svc, 'contact')).toBe(before);
+    // The same browser's own token, shaped {name, value} as GET /svc/tokens gives it, is taken too.
+    const data = await craftGraphql(adapter, GRAPHQL_SUBMIT_MUTATION, { handle: 'contact', values: CONTACT, meta, csrfToken: own });
+    expect(data.svcHeadlessSubmit).toMatchObject({ success: true, status: 'submitted' });
+    expect(await submissionCount(live.svc, 'contact')).toBe(before + 1);
   });
 
   it('leaves a multipart submit (a plain file) to REST, CSRF in the form field', async () => {

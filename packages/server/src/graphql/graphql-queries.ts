@@ -7,6 +7,7 @@ import { FormInterface, formView } from './graphql-form-types.js';
 import { JsonScalar } from './graphql-scalars.js';
 import type { SvcGraphqlContext } from './graphql-context.js';
 import { csrfFromToken } from './graphql-errors.js';
+import { headlessCsrfToken } from './graphql-headless-csrf.js';
 import { manifestData } from '../forms/manifest-builder.js';
 import { readBrowserBinding } from '../security/browser-binding.js';
 import { withKeys } from '../submissions/object-shapes.js';
@@ -138,7 +139,7 @@ export function headlessMutationFields(): GraphQLFieldConfigMap<unknown, SvcGrap
         if (args.context !== undefined && args.context !== null) body.context = args.context;
         const result = await submitForm(app.submit, form, {
           request: parseSubmitRequest(body),
-          csrf: principal.token ? 'trusted' : csrfFromToken(ctx, args.csrfToken ?? undefined),
+          csrf: principal.token ? 'trusted' : csrfFromToken(ctx, headlessCsrfToken(ctx, args.csrfToken)),
           ip: request?.ip ?? null,
           browser: request ? readBrowserBinding(request, app.config.csrf) : undefined,
         });

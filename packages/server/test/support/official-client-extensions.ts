@@ -155,11 +155,11 @@ export function mountFileDnd(form: OfficialForm, handle: string, options: FileDn
 }
 
 export const GRAPHQL_MANIFEST_QUERY = 'query SvcHeadlessManifest($handle: String!) { svcHeadlessManifest(handle: $handle) }';
+/**
+ * The demos' submit document. It declares no `$csrfToken`: the adapter still puts the token in
+ * `variables.csrfToken`, which GraphQL leaves unread and svc reads from the request (contract §11).
+ */
 export const GRAPHQL_SUBMIT_MUTATION =
-  'mutation SvcHeadlessSubmit($handle: String!, $intent: String, $values: SvcJson, $meta: SvcJson, $context: SvcJson, $csrfToken: String) ' +
-  '{ svcHeadlessSubmit(handle: $handle, intent: $intent, values: $values, meta: $meta, context: $context, csrfToken: $csrfToken) }';
-/** The first React demo's mutation: no `$csrfToken`. */
-export const GRAPHQL_SUBMIT_MUTATION_ORIGINAL =
   'mutation SvcHeadlessSubmit($handle: String!, $intent: String, $values: SvcJson, $meta: SvcJson, $context: SvcJson) ' +
   '{ svcHeadlessSubmit(handle: $handle, intent: $intent, values: $values, meta: $meta, context: $context) }';
 
@@ -171,8 +171,6 @@ export interface GraphqlAdapterOptions {
   /** `VITE_GRAPHQL_PATH`; the React demo's default is `/actions/graphql/api`. */
   readonly path?: string;
   readonly bearerToken?: string;
-  /** `original`: the first demo's mutation without `$csrfToken`. */
-  readonly documents?: 'current' | 'original';
 }
 
 /** `craftGraphql`: POST `{query, variables}`; throws on HTTP failure, GraphQL `errors` or no `data`. */
@@ -211,8 +209,8 @@ export function createGraphqlFetch(options: GraphqlAdapterOptions): typeof fetch
     const submit = /^\/svc\/api\/forms\/([^/]+)\/submit\/?$/.exec(url.pathname);
     if (method === 'POST' && submit && !(init?.body instanceof FormData)) {
       const payload = JSON.parse(String(init?.body)) as { intent?: string; values?: unknown; meta?: unknown; context?: unknown };
+      // The header the core client set becomes a variable; no CSRF header goes to GraphQL.
       const csrfToken = new Headers(init?.headers).get('X-CSRF-Token');
-      const original = options.documents === 'original';
       const variables: Record<string, unknown> = {
         handle: decodeURIComponent(submit[1] ?? ''),
         intent: payload.intent ?? 'submit',
@@ -220,8 +218,8 @@ export function createGraphqlFetch(options: GraphqlAdapterOptions): typeof fetch
         meta: payload.meta ?? {},
         context: payload.context ?? {},
       };
-      if (csrfToken && !original) variables.csrfToken = csrfToken;
-      const data = await craftGraphql(options, original ? GRAPHQL_SUBMIT_MUTATION_ORIGINAL : GRAPHQL_SUBMIT_MUTATION, variables);
+      if (csrfToken) variables.csrfToken = csrfToken;
+      const data = await craftGraphql(options, GRAPHQL_SUBMIT_MUTATION, variables);
       return jsonResponse(data.svcHeadlessSubmit);
     }
     return options.fetch(input, init);
