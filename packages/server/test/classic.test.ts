@@ -383,11 +383,13 @@ fields:
         const created = await f.createIntent(donor);
         const id = created.json<{ id: string }>().id;
         const integration = (await f.paymentConfig())['integration'] as string;
+        // The page's browser: the one whose cookie created the intent (issue #32).
+        const { cookie } = await f.browser();
         const send = (extra: [string, string][]) =>
           f.svc.app.inject({
             method: 'POST',
             url: '/svc/submit',
-            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin: SITE },
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin: SITE, cookie },
             payload: new URLSearchParams(entriesOf(props, donor, extra)).toString(),
           });
         // Without the intent the plain post is refused on the payment field: nothing is charged or stored.

@@ -105,7 +105,7 @@ describeEachDialect('payments', (target) => {
       const { id } = (await f.createIntent(DONOR)).json<{ id: string }>();
       const integration = (await f.paymentConfig())['integration'] as string;
       const update = async (values: Record<string, unknown>) => {
-        const { token, cookie } = await f.svc.csrf();
+        const { token, cookie } = await f.browser();
         return f.svc.app.inject({
           method: 'POST',
           url: `/svc/payments/stripe/payment-intents/${id}/amount`,
@@ -163,6 +163,34 @@ describeEachDialect('payments', (target) => {
       const stranger = await f.checkpoint('donation', { values: { ...DONOR, payment: foreign.id }, integration, paymentIntentId: foreign.id });
       expect(stranger.statusCode).toBe(403);
       expect(stranger.json()).toMatchObject({ code: 'PAYMENT_NOT_OWNED' });
+    });
+
+    it('lets only the browser that created an intent checkpoint or re-price it: another answers 403 PAYMENT_NOT_OWNED and the paid submission keeps the payer\'s values', async () => {
+      const before = await f.submissionCount('donation');
+      const id = await checkpointed();
+      const integration = String((await f.paymentConfig())['integration']);
+      // The intent id leaks through return URLs and Referers; the other client has its own cookie.
+      const other = await f.svc.csrf();
+      const mallory = { ...DONOR, name: 'Mallory', email: 'mallory@example.test' };
+      const replaced = await f.checkpoint('donation', { values: { ...mallory, payment: id }, integration, paymentIntentId: id }, { cookie: other.cookie, 'x-csrf-token': other.token });
+      expect(replaced.statusCode, replaced.body).toBe(403);
+      expect(replaced.json()).toMatchObject({ success: false, code: 'PAYMENT_NOT_OWNED' });
+      const repriced = await f.svc.app.inject({
+        method: 'POST',
+        url: `/svc/payments/stripe/payment-intents/${id}/amount`,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': other.token, cookie: other.cookie },
+        payload: JSON.stringify({ values: { ...DONOR, gift: '10' }, integration }),
+      });
+      expect(repriced.statusCode).toBe(403);
+      expect(repriced.json()).toMatchObject({ code: 'PAYMENT_NOT_OWNED' });
+      expect(f.double.intent(id)?.amount).toBe(2500);
+
+      await f.double.confirm(id, 'succeeds');
+      await f.double.settled();
+      expect(await f.submissionCount('donation')).toBe(before + 1);
+      const row = await paymentRow(id);
+      const stored = await f.svc.context.database.db.selectFrom('svc_submissions').select('values').where('id', '=', Number(row?.submission_id)).executeTakeFirstOrThrow();
+      expect(JSON.parse(stored.values)).toMatchObject({ name: 'Ann Donor', email: 'ann@example.test' });
     });
 
     it('refuses an intent whose amount was changed at the gateway with PAYMENT_UNVERIFIED', async () => {

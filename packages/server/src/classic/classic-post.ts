@@ -38,6 +38,8 @@ export interface ClassicPostInput {
   /** What the entries' formHash names, when the caller has read it already (classicForm). */
   readonly named?: { readonly form: Form; readonly pageIndex: number; readonly sessionId: string | null };
   readonly ip: string | null;
+  /** The browser's binding cookie: a payment checkpoint is its creator's alone (issue #32). */
+  readonly browser?: string;
   /** Files a multipart post streamed in, and the values holding their ids. */
   readonly uploads?: ReceivedUploads;
   readonly fileValues?: Readonly<Record<string, unknown>>;
@@ -130,7 +132,7 @@ export async function runClassicPost(services: ClassicPostServices, input: Class
   const paymentIntentId = entryValue(entries, 'paymentIntentId');
   const result =
     intent === 'submit' && paymentFieldOf(form) && paymentIntentId !== undefined
-      ? await checkpointPayment(services.payments, form, { ...submitInput, integration: entryValue(entries, 'integration'), paymentIntentId: intentIdOf(paymentIntentId) })
+      ? await checkpointPayment(services.payments, form, { ...submitInput, integration: entryValue(entries, 'integration'), paymentIntentId: intentIdOf(paymentIntentId), ...(input.browser ? { browser: input.browser } : {}) })
       : await submitOnce(services.submit, form, submitInput);
   const next = { ...payload, state: result.body.state.token };
   // A finished form starts afresh; otherwise the state moves on where it is kept.

@@ -12,6 +12,7 @@ import { withLimit } from '../http/rate-limit-hooks.js';
 import { manifestData } from '../forms/manifest-builder.js';
 import { readMultipartSubmit } from '../files/multipart-submit.js';
 import { randomToken } from '../security/token-crypto.js';
+import { readBrowserBinding } from '../security/browser-binding.js';
 import type { SubmitBody } from '../submissions/submit-response.js';
 import { plainPage } from '../http/html-page.js';
 import { backTo, classicJson, returnUrlFor, safeReferer, wantsJson } from './classic-answer.js';
@@ -124,7 +125,8 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
       if (entryValue(entries, 'action') !== CLASSIC_ACTION) return request.url.split('?')[0] === CLASSIC_SUBMIT_PATH ? missingAction() : reply.callNotFound();
       const named = classicForm(postServices, entries);
       form = assertOrigin(request, named.form);
-      const outcome = await runClassicPost(postServices, { entries, named, ip: request.ip, ...(uploads ? { uploads, fileValues } : {}) });
+      const browser = readBrowserBinding(request, config.csrf);
+      const outcome = await runClassicPost(postServices, { entries, named, ip: request.ip, ...(browser ? { browser } : {}), ...(uploads ? { uploads, fileValues } : {}) });
       const body = outcome.returnUrl && outcome.result.body.complete ? { ...outcome.result.body, redirect: { url: outcome.returnUrl, delay: 0 } } : outcome.result.body;
       return await answer(request, reply, json, outcome.form, body, outcome.carried, outcome.posted);
     } catch (error) {

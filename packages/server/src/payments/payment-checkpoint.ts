@@ -12,6 +12,7 @@ import { allIds, fileSlots } from '../submissions/submit-files.js';
 import { withKeys } from '../submissions/object-shapes.js';
 import { amountForStored, gatewayOf, resolveIntegration, type PaymentContext } from './payment-context.js';
 import { findPayment, saveCheckpoint } from './payment-repository.js';
+import { assertPaymentOwner } from './payment-intent-service.js';
 
 /** What a checkpoint holds, sealed with the intent id as associated data. */
 export interface SealedCheckpoint {
@@ -59,6 +60,8 @@ export async function checkpointPayment(ctx: PaymentContext, form: Form, input: 
   if (owner.id !== form.id) throw new SvcError('PAYMENT_NOT_OWNED');
   const payment = await findPayment(ctx.db, input.paymentIntentId);
   if (!payment || payment.formId !== form.id || payment.fieldHandle !== field.handle) throw new SvcError('PAYMENT_NOT_OWNED');
+  // Before anything is validated or asked of the gateway: another browser learns nothing here.
+  assertPaymentOwner(payment, input.browser);
   if (payment.finalisedAt !== null) throw new SvcError('PAYMENT_UNVERIFIED', 'This payment is already complete.');
   const gateway = gatewayOf(ctx);
   // The payment field's value is its intent (the official extension sets it so); a client that

@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_MIN_AMOUNT, SvcError, toMinorUnits } from '@svc/core';
 import { GatewayRefusedError } from './payment-gateway.js';
 import { amountForRaw, gatewayOf, resolveIntegration, type PaidField, type PaymentContext } from './payment-context.js';
-import { findPayment, insertPayment, updatePaymentAmount } from './payment-repository.js';
+import { findPayment, insertPayment, updatePaymentAmount, type PaymentRow } from './payment-repository.js';
+import { browserBindingHash } from '../security/browser-binding.js';
 
 export interface IntentAnswer {
   readonly id: string;
@@ -20,9 +21,20 @@ function openingAmount(field: PaidField): number {
   return toMinorUnits(field.amount ?? field.minAmount ?? DEFAULT_MIN_AMOUNT, field.currency);
 }
 
+/**
+ * Only the browser that created an intent may re-price or checkpoint it (issue #32): its id shows
+ * in return URLs and Referers, and a checkpoint names the values the paid submission stores. A
+ * payment made by a client without the binding cookie (CSRF turned off) has no owner to check.
+ */
+export function assertPaymentOwner(payment: PaymentRow, browser: string | undefined): void {
+  if (payment.ownerHash !== null && payment.ownerHash !== browserBindingHash(browser)) {
+    throw new SvcError('PAYMENT_NOT_OWNED', 'This payment was started by another browser.');
+  }
+}
+
 export async function createPaymentIntent(
   ctx: PaymentContext,
-  input: { integration: unknown; values: Readonly<Record<string, unknown>>; idempotencyKey?: string },
+  input: { integration: unknown; values: Readonly<Record<string, unknown>>; idempotencyKey?: string; browser?: string },
 ): Promise<IntentAnswer> {
   const { form, field, token } = resolveIntegration(ctx, input.integration);
   const gateway = gatewayOf(ctx);
@@ -45,6 +57,7 @@ export async function createPaymentIntent(
     currency: intent.currency,
     status: intent.status,
     at: ctx.now().toISOString(),
+    ownerHash: browserBindingHash(input.browser),
   });
   if (!intent.clientSecret) throw new SvcError('PAYMENT_GATEWAY_UNAVAILABLE');
   return { id: intent.id, secret: intent.clientSecret, amount: intent.amount, currency: intent.currency };
@@ -52,11 +65,12 @@ export async function createPaymentIntent(
 
 export async function updatePaymentIntentAmount(
   ctx: PaymentContext,
-  input: { intentId: string; integration: unknown; values: Readonly<Record<string, unknown>> },
+  input: { intentId: string; integration: unknown; values: Readonly<Record<string, unknown>>; browser?: string },
 ): Promise<{ id: string; amount: number; currency: string }> {
   const { form, field } = resolveIntegration(ctx, input.integration);
   const payment = await findPayment(ctx.db, input.intentId);
   if (!payment || payment.formId !== form.id || payment.fieldHandle !== field.handle) throw new SvcError('PAYMENT_NOT_OWNED');
+  assertPaymentOwner(payment, input.browser);
   const computed = amountForRaw(form, field, input.values);
   if (!computed.ok) throw new SvcError('PAYMENT_AMOUNT_INVALID', computed.message);
   if (payment.finalisedAt !== null) throw new SvcError('PAYMENT_UNVERIFIED', 'This payment is already complete.');

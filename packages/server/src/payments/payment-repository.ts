@@ -21,6 +21,8 @@ export interface PaymentRow {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly finalisedAt: string | null;
+  /** Hash of the creating browser's binding, or null (a client without the cookie). */
+  readonly ownerHash: string | null;
 }
 
 type Selected = Omit<PaymentsTable, 'id'> & { id: number };
@@ -40,12 +42,13 @@ function toRow(row: Selected): PaymentRow {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finalisedAt: row.finalised_at,
+    ownerHash: row.owner_hash,
   };
 }
 
 export async function insertPayment(
   db: Db,
-  row: { intentId: string; gateway: string; formId: number; fieldHandle: string; amount: number; currency: string; status: PaymentStatus; at: string },
+  row: { intentId: string; gateway: string; formId: number; fieldHandle: string; amount: number; currency: string; status: PaymentStatus; at: string; ownerHash: string | null },
 ): Promise<void> {
   await db
     .insertInto('svc_payments')
@@ -62,6 +65,7 @@ export async function insertPayment(
       created_at: row.at,
       updated_at: row.at,
       finalised_at: null,
+      owner_hash: row.ownerHash,
     })
     .onConflict((oc) => oc.column('intent_id').doNothing())
     .execute();

@@ -66,7 +66,9 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
     const { values, integration } = intentBody(request);
     resolveHeadlessForm(ctx, resolveIntegration(payments, integration).form.handle, 'submit');
     const idempotencyKey = idempotencyKeyOf(request);
-    const intent = await createPaymentIntent(payments, { integration, values, ...(idempotencyKey ? { idempotencyKey } : {}) });
+    // The intent belongs to this browser (its binding cookie, which CSRF already asked for).
+    const browser = readBrowserBinding(request, ctx.config.csrf);
+    const intent = await createPaymentIntent(payments, { integration, values, ...(idempotencyKey ? { idempotencyKey } : {}), ...(browser ? { browser } : {}) });
     // Freeform answers 201 with `id` and `secret` at the top; the official extension reads them there.
     return noStore(reply).code(201).send({ success: true, ...intent });
   });
@@ -75,7 +77,8 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
     createCsrfGate(ctx, request).require();
     const { values, integration } = intentBody(request);
     resolveHeadlessForm(ctx, resolveIntegration(payments, integration).form.handle, 'submit');
-    const updated = await updatePaymentIntentAmount(payments, { intentId: intentIdOf(request.params.id), integration, values });
+    const browser = readBrowserBinding(request, ctx.config.csrf);
+    const updated = await updatePaymentIntentAmount(payments, { intentId: intentIdOf(request.params.id), integration, values, ...(browser ? { browser } : {}) });
     // No `client_secret`: to the official extension one means "re-enter the card".
     return noStore(reply).send({ success: true, ...updated });
   });

@@ -148,6 +148,8 @@ export interface PaymentsTable {
   created_at: string;
   updated_at: string;
   finalised_at: string | null;
+  /** SHA-256 of the creating browser's binding cookie; only it may checkpoint (issue #32). */
+  owner_hash: string | null;
 }
 
 export interface PaymentCheckpointsTable {

@@ -16,6 +16,7 @@ import * as addProfiles from './migrations/202611241900-add-profiles.js';
 import * as createClassicTables from './migrations/202611250200-create-classic-tables.js';
 import * as createAuditLog from './migrations/202611250300-create-audit-log.js';
 import * as mergeUploadIndexes from './migrations/202611271000-merge-upload-indexes.js';
+import * as addPaymentOwner from './migrations/202611271700-add-payment-owner.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -35,6 +36,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611250200-create-classic-tables': createClassicTables,
   '202611250300-create-audit-log': createAuditLog,
   '202611271000-merge-upload-indexes': mergeUploadIndexes,
+  '202611271700-add-payment-owner': addPaymentOwner,
 };
 
 class StaticMigrationProvider implements MigrationProvider {

@@ -16,8 +16,11 @@ export interface PaymentFixture {
   readonly stripe: Stripe;
   /** The donation form's payment field config from the manifest. */
   paymentConfig(handle?: string): Promise<Record<string, unknown>>;
+  /** A fresh CSRF token for the fixture's one browser, whose cookie creates and checkpoints its intents. */
+  browser(): Promise<{ token: string; cookie: string }>;
   createIntent(values: Record<string, unknown>, options?: { integration?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
-  checkpoint(handle: string, body: Record<string, unknown>): Promise<LightMyRequestResponse>;
+  /** The checkpoint as the fixture's browser sends it; `headers` (a cookie) makes another client of it. */
+  checkpoint(handle: string, body: Record<string, unknown>, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   callback(query: Record<string, string>): Promise<LightMyRequestResponse>;
   /** Rows of svc_submissions for a form handle. */
   submissionCount(handle: string): Promise<number>;
@@ -58,14 +61,27 @@ export async function createPaymentFixture(options: {
     return field.frontend.config;
   }
 
+  // One browser, as in a page: an intent is checkpointed by the browser that created it (issue #32).
+  let cookie: string | null = null;
+  async function browser() {
+    if (cookie === null) {
+      const first = await svc.csrf();
+      cookie = first.cookie;
+      return first;
+    }
+    const res = await svc.app.inject({ method: 'GET', url: '/svc/tokens', headers: { cookie } });
+    return { token: res.json<{ csrf: { value: string } }>().csrf.value, cookie };
+  }
+
   return {
     svc,
     double,
     stripe,
     paymentConfig,
+    browser,
     async createIntent(values, opts = {}) {
       const integration = opts.integration ?? ((await paymentConfig())['integration'] as string);
-      const { token, cookie } = await svc.csrf();
+      const { token, cookie } = await browser();
       return svc.app.inject({
         method: 'POST',
         url: '/svc/payments/stripe/payment-intents',
@@ -73,13 +89,13 @@ export async function createPaymentFixture(options: {
         payload: JSON.stringify({ values, integration, site: '' }),
       });
     },
-    async checkpoint(handle, body) {
-      const { token, cookie } = await svc.csrf();
+    async checkpoint(handle, body, headers = {}) {
+      const { token, cookie } = await browser();
       const meta = { ...(await svc.meta(handle)), ...((body['meta'] as object | undefined) ?? {}) };
       return svc.app.inject({
         method: 'POST',
         url: `/svc/api/forms/${handle}/payments/stripe/checkpoint`,
-        headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie },
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie, ...headers },
         payload: JSON.stringify({ intent: 'submit', context: {}, ...body, meta }),
       });
     },
