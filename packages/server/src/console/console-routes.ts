@@ -24,7 +24,7 @@ import { escapeHtml } from '../http/html-page.js';
 import { consolePage } from './console-pages.js';
 import { renderSubmission, renderSubmissions } from './console-submission-pages.js';
 import { hmac, deriveKey, randomToken, safeEqual } from '../security/token-crypto.js';
-import { createLockout } from './console-lockout.js';
+import { attemptAccount, createLockout } from './console-lockout.js';
 import { CONSOLE_BASE, CONSOLE_CSS, renderForms, renderSignIn } from './console-pages.js';
 import { verifyPassword } from './console-passwords.js';
 import { createConsoleSessions, credentialFingerprint, type ConsoleSession } from './console-sessions.js';
@@ -240,13 +240,15 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
       if (!pre || typeof body['csrf'] !== 'string' || !safeEqual(body['csrf'], hmac(preKey, pre))) return signInPage(request, reply, 400, 'The sign-in form expired; please try again.');
       const username = typeof body['username'] === 'string' ? body['username'].slice(0, 64) : '';
       const apiKey = typeof body['apiKey'] === 'string' ? body['apiKey'] : '';
-      const account = apiKey ? 'api-key' : `user:${username}`;
+      const attempt = { ip: request.ip, account: attemptAccount({ username, apiKey }) };
       // Fail closed, as the rate limits do: a store outage must not lift (or forget) the lockout.
       const counted = <T>(work: Promise<T>) => work.catch((error: unknown): never => {
         request.log.error({ err: error }, 'sign-in lockout store unavailable');
         throw new SvcError('SERVICE_UNAVAILABLE', 'Sign-in cannot be checked right now; please retry shortly.', { headers: { 'Retry-After': '5' } });
       });
-      const delay = await counted(lockout.check(account, request.ip));
+      // The attempt is counted before the credential is checked (issue #32), so requests sent at
+      // once cannot all be checked against a count none of them has added to yet.
+      const delay = await counted(lockout.reserve(attempt));
       if (delay === null) return signInPage(request, reply.header('Retry-After', '900'), 429, 'Too many failed sign-ins; try again in 15 minutes.', username);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       let session: ConsoleSession | null = null;
@@ -264,11 +266,10 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
         if (user && ok) session = { kind: 'user', name: user.principal.name, credential: credentialFingerprint(user.credential), issuedAt: now(), seenAt: now() };
       }
       if (!session) {
-        await counted(lockout.failed(account, request.ip));
         request.log.info({ account: apiKey ? 'api-key' : username }, 'console sign-in failed');
         return signInPage(request, reply, 401, WRONG, username);
       }
-      await counted(lockout.succeeded(account));
+      await counted(lockout.succeeded(attempt));
       const principal = principalOf(session);
       if (principal) await recordSignIn(services, principal, { actor: `${session.kind}:${session.name}`, ip: request.ip });
       reply.header('Set-Cookie', [cookie(SESSION_COOKIE, sessions.seal(session), secure(request), null), cookie(PRE_COOKIE, '', secure(request), 0)]);

@@ -17,6 +17,11 @@ export interface RateLimitStore {
   peek(key: string): Promise<number>;
   /** Ends `key`'s window now (a successful sign-in clears its account's failures). */
   reset(key: string): Promise<void>;
+  /**
+   * Gives back one hit of `key`'s current window (a sign-in that reserved a slot and succeeded);
+   * nothing when the window has ended, so a late release never makes a window or a negative count.
+   */
+  release(key: string): Promise<void>;
   /** Resolves once the store can answer, or after a short wait (then hits fail: closed). */
   ready(): Promise<boolean>;
   /** Whether the store can answer now, without waiting (readiness, issue #16). */
@@ -47,6 +52,10 @@ export function createMemoryStore(now: () => number): RateLimitStore {
     async reset(key) {
       windows.delete(key);
     },
+    async release(key) {
+      const window = windows.get(key);
+      if (window && window.resetAt > now() && window.count > 0) window.count -= 1;
+    },
     async ready() {
       return true;
     },
@@ -56,6 +65,8 @@ export function createMemoryStore(now: () => number): RateLimitStore {
     },
   };
 }
+
+const RELEASE_SCRIPT = "if (tonumber(redis.call('GET', KEYS[1]) or '0') > 0) then return redis.call('DECR', KEYS[1]) end return 0";
 
 export function createRedisStore(url: string, keyPrefix: string): RateLimitStore {
   // No offline queue and no retries per command: while Redis is away a hit fails at once, and
@@ -77,6 +88,11 @@ export function createRedisStore(url: string, keyPrefix: string): RateLimitStore
     },
     async reset(key) {
       await client.del(`${keyPrefix}${key}`);
+    },
+    async release(key) {
+      // One script, so the key cannot expire between the check and the DECR (which would make a
+      // key of -1 without a TTL).
+      await client.eval(RELEASE_SCRIPT, 1, `${keyPrefix}${key}`);
     },
     healthy: () => client.status === 'ready',
     ready() {
