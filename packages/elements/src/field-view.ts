@@ -25,8 +25,11 @@ export interface FieldRenderContext {
    * the field at once; null when the input is empty again.
    */
   picked(problems: readonly string[] | null): void;
-  /** An upload or delete failed; shown on the field and reported as `svc:error`. */
-  fail(error: unknown): void;
+  /**
+   * Uploads or a delete failed: their messages (the server's own words for a refused file) are
+   * shown on the field together, and each is reported as `svc:error`.
+   */
+  fail(...errors: unknown[]): void;
   /** The form's payment (its Stripe Elements and intent), given to the payment field's renderer. */
   readonly payment?: PaymentFlow | null;
 }

@@ -76,17 +76,21 @@ export function renderFile(ctx: FieldRenderContext): ControlView {
     zone.classList.remove('over');
     const files = Array.from(event.dataTransfer?.files ?? []);
     zone.setAttribute('aria-busy', 'true');
+    const refusals: unknown[] = [];
     for (const file of files) {
       try {
         const uploaded = await session.upload(field.handle, file);
         ctx.uploads.push(uploaded);
         showUpload(uploaded);
       } catch (error) {
-        ctx.fail(error);
+        refusals.push(error);
       }
     }
     zone.removeAttribute('aria-busy');
+    // The field is re-checked first and the refusals shown after: the other way round, the
+    // re-check replaced the server's words with the field's own ("required") at once.
     ctx.refresh();
+    if (refusals.length > 0) ctx.fail(...refusals);
   });
   return { layout: 'label', body: zone, described: [input], focusTarget: () => input };
 }

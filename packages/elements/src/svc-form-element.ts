@@ -30,6 +30,15 @@ function messageOf(error: unknown): string {
 }
 
 /**
+ * What a person reads of a failed upload: the reasons the server gave (FILE_REJECTED and
+ * PAYLOAD_TOO_LARGE list them, naming the file), else the error's own message.
+ */
+function messagesOf(error: unknown): string[] {
+  const details = error instanceof SvcClientError && Array.isArray(error.details) ? error.details.filter((d): d is string => typeof d === 'string' && d !== '') : [];
+  return details.length > 0 ? details : [messageOf(error)];
+}
+
+/**
  * @example
  * <script type="module" src="https://forms.example.com/demo/svc-elements.js"></script>
  * <svc-form base-url="https://forms.example.com" handle="contact" allow-save></svc-form>
@@ -235,10 +244,10 @@ export class SvcFormElement extends HTMLElement {
         if (problems && problems.length > 0) this.#invalid.add(handle);
         this.#afterChange(handle);
       },
-      fail: (error) => {
-        this.#fields.get(handle)?.showErrors([messageOf(error)]);
+      fail: (...errors) => {
+        this.#fields.get(handle)?.showErrors(errors.flatMap(messagesOf));
         this.#invalid.add(handle);
-        this.#emit('svc:error', { error });
+        for (const error of errors) this.#emit('svc:error', { error });
       },
     };
   }
