@@ -12,6 +12,12 @@ export interface TransportOptions {
   /** Retries of an idempotent request after a network failure. */
   readonly retries: number;
   readonly retryDelayMs: number;
+  /**
+   * Remember the service's cookies and send them back. Outside a browser nothing keeps cookies for
+   * fetch, yet the CSRF token is bound to one (contract §3): without this a Node caller of
+   * `createClient({ baseUrl })` had every submit refused with CSRF_INVALID.
+   */
+  readonly keepCookies?: boolean;
 }
 
 export interface Transport {
@@ -27,11 +33,36 @@ export function createTransport(options: TransportOptions): Transport {
   const base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   const url = (path: string) => new URL(path.replace(/^\//, ''), /^https?:\/\//.test(path) ? undefined : base).toString();
 
+  // Per origin, name -> value: what a browser's jar does for the few session cookies svc sets.
+  const jar = new Map<string, Map<string, string>>();
+  function withCookies(target: string, init: RequestInit): RequestInit {
+    const held = jar.get(new URL(target).origin);
+    if (!held || held.size === 0) return init;
+    const headers = new Headers(init.headers);
+    if (!headers.has('cookie')) headers.set('cookie', [...held].map(([name, value]) => `${name}=${value}`).join('; '));
+    return { ...init, headers };
+  }
+  function keep(target: string, response: Response): void {
+    const origin = new URL(target).origin;
+    for (const line of response.headers.getSetCookie?.() ?? []) {
+      const pair = line.split(';', 1)[0] ?? '';
+      const eq = pair.indexOf('=');
+      if (eq <= 0) continue;
+      const held = jar.get(origin) ?? new Map<string, string>();
+      held.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+      jar.set(origin, held);
+    }
+  }
+
   async function send(path: string, init: RequestInit, idempotent: boolean): Promise<Response> {
     const attempts = idempotent ? options.retries + 1 : 1;
+    const target = url(path);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await options.fetch(url(path), { credentials: options.credentials, ...init });
+        if (!options.keepCookies) return await options.fetch(target, { credentials: options.credentials, ...init });
+        const response = await options.fetch(target, withCookies(target, { credentials: options.credentials, ...init }));
+        keep(target, response);
+        return response;
       } catch (error) {
         if (attempt >= attempts || (error as Error).name === 'AbortError') {
           throw new SvcClientError('NETWORK_ERROR', `Could not reach the form service: ${(error as Error).message}`);

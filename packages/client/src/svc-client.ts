@@ -17,7 +17,11 @@ import { createGraphqlTransport, type GraphqlTransport } from './graphql-transpo
 export interface ClientOptions {
   /** Where svc runs, e.g. `https://forms.example.com`. */
   readonly baseUrl: string;
-  /** A fetch implementation (defaults to the global one); Node callers may pass one with a cookie jar. */
+  /**
+   * A fetch implementation. The default is the global one; outside a browser (no `document`) the
+   * client then keeps the service's cookies itself, as a browser would. One passed here is used
+   * as it is (bring its own cookie jar).
+   */
   readonly fetch?: typeof fetch;
   /** Defaults to `include`, which the CSRF cookie needs across origins. */
   readonly credentials?: RequestCredentials;
@@ -106,6 +110,7 @@ export function createClient(options: ClientOptions): SvcClient {
     credentials: options.credentials ?? 'include',
     retries: options.retries ?? 2,
     retryDelayMs: 200,
+    keepCookies: options.fetch === undefined && typeof document === 'undefined',
   });
   let token: Promise<CsrfToken | null> | null = null;
   const client: SvcClient = {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -56,6 +56,9 @@ describeWithService('the README walk-throughs', hasTools ? 'yes' : undefined, 'c
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const code = await new Promise<number | null>((done) => child.on('close', done));
     expect(code, `${stdout}\n${stderr}`).toBe(0);
+    // issue #31: a walk-through run in a checkout leaves nothing behind in it (cookie jars and
+    // responses live in temporary files or variables).
+    expect(readdirSync(cwd)).toEqual(['examples']);
     return stdout;
   }
 

@@ -1,12 +1,15 @@
 /** The README is the front door: every config key and error code must be documented there. */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import { ERROR_CATALOGUE } from '@svc/core';
 import { ConfigSchema } from '../src/config/config-schema.js';
 
-const README = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+const ROOT = resolve(import.meta.dirname, '../../..');
+const README = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
+const NUMBER_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
 function leafKeys(schema: TSchema, prefix: string): string[] {
   const properties = (schema as { properties?: Record<string, TSchema> }).properties;
@@ -27,6 +30,21 @@ describe('the README', () => {
   it.each(Object.entries(ERROR_CATALOGUE))('documents the error code %s with its status', (code, entry) => {
     expect(README).toContain(`| \`${code}\` | ${entry.status} |`);
   });
+
+  // issue #31: a newcomer counted the forms the banner listed against the README's word.
+  it('counts the example forms there are', () => {
+    const forms = readdirSync(resolve(ROOT, 'examples/forms')).filter((name) => /\.(ya?ml|json)$/.test(name));
+    expect(README).toContain(`with ${NUMBER_WORDS[forms.length]} example forms`);
+  });
+
+  it('has a forms check line that runs as written from the checkout', () => {
+    const line = README.split('\n').find((l) => /^npm run (-s )?svc -- forms check/.test(l));
+    expect(line).toBeDefined();
+    const command = (line as string).replace(/\s+#.*$/, '');
+    const run = spawnSync('bash', ['-c', command], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/\d+ form\(s\) OK/);
+  }, 60_000);
 
   it('names the test command CI runs', () => {
     expect(README).toContain('npm test');
