@@ -1,11 +1,12 @@
 /**
  * The profile manifest of contract §9: the form's manifest with `settings.mode = "profile"`, the
- * profile's endpoints, `metadata {profile, properties}` and `context {defaultValues, hiddenFields,
- * lockedFields}`. Hidden fields are left out of what the respondent is sent (fields and layout);
- * locked fields carry their value and are read-only.
+ * profile's endpoints, its `cache`, `metadata {profile, properties}` and `context {defaultValues,
+ * hiddenFields, lockedFields}`. Hidden fields are left out of what the respondent is sent (fields
+ * and layout); locked fields carry their value and are read-only.
  */
 import type { CachedManifest } from '../forms/manifest-builder.js';
 import { manifestData } from '../forms/manifest-builder.js';
+import type { ProfileCachePolicy } from './profile-cache.js';
 import type { ProfileContext } from './profile-context.js';
 import type { PropertyValues } from './profile-properties.js';
 
@@ -35,7 +36,7 @@ function lockedField(field: ManifestField, value: unknown): ManifestField {
 export function buildProfileManifest(
   manifest: CachedManifest,
   timestamp: () => string,
-  input: { profile: string; properties: PropertyValues; context: ProfileContext },
+  input: { profile: string; properties: PropertyValues; context: ProfileContext; cache: ProfileCachePolicy['block'] },
 ) {
   const base = manifestData(manifest, timestamp);
   const { defaultValues, lockedFields, hiddenFields } = input.context;
@@ -60,6 +61,8 @@ export function buildProfileManifest(
     endpoints: profileEndpoints(input.profile, base.endpoints),
     fields,
     layout,
+    // The plain manifest's block says public for 300 s; a profile's comes from its own `cache`.
+    cache: input.cache,
     metadata: { profile: input.profile, properties: input.properties },
     // Hidden values stay on the server: the client learns which fields are hidden, not what they hold.
     context: { defaultValues, hiddenFields: [...hidden], lockedFields },

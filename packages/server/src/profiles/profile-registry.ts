@@ -8,6 +8,7 @@ import { SvcError, type Form } from '@svc/core';
 import type { Config } from '../config/config-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { ContextProvider } from './profile-context.js';
+import { profileCacheProblem } from './profile-cache.js';
 
 export type ProfileConfig = Config['headless']['profiles'][string];
 
@@ -64,6 +65,8 @@ export async function createProfileRegistry(config: Config, forms: FormRegistry,
     if (profile.requiresAuth && config.auth.issuers.length === 0) problems.push(`${at}.requiresAuth: no auth.issuers are configured`);
     if (profile.singleUse && !profile.requiresSignedToken) problems.push(`${at}.singleUse: needs requiresSignedToken`);
     if (profile.linkTemplate !== null && !profile.linkTemplate.includes('{token}')) problems.push(`${at}.linkTemplate: must contain {token}`);
+    const cache = profileCacheProblem(profile.cache);
+    if (cache) problems.push(`${at}.cache: ${cache}`);
     providers.set(name, profile.contextProvider ? await loadProvider(profile.contextProvider, baseDir, problems, at) : null);
   }
   config.auth.issuers.forEach((issuer, index) => {

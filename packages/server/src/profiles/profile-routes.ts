@@ -14,10 +14,12 @@ import { readMultipartSubmit } from '../files/multipart-submit.js';
 import { readBrowserBinding } from '../security/browser-binding.js';
 import { parseSubmitRequest } from '../submissions/submit-request.js';
 import type { SubmitInput } from '../submissions/submit-pipeline.js';
+import { readIdempotencyKey } from '../submissions/idempotency-header.js';
 import { SERVICE_VERSION } from '../version.js';
 import { authorizeProfile, type ProfileServices } from './profile-access.js';
 import { submitThroughProfile } from './profile-submit.js';
 import { buildProfileManifest } from './profile-manifest.js';
+import { profileCachePolicy } from './profile-cache.js';
 import { queryPropertyEntries } from './profile-properties.js';
 import type { ProfileRegistry } from './profile-registry.js';
 import { profileManifestSchema, profileSubmitSchema } from './profile-schemas.js';
@@ -48,14 +50,16 @@ export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profi
       purpose: 'manifest',
     });
     const { fillTimestamps, now } = ctx.submit;
+    const personal = profile.config.requiresAuth || profile.config.requiresSignedToken;
+    // contract §9: the header and the body's `cache` block say the same thing (profile-cache.ts).
+    const cache = profileCachePolicy(profile.config.cache, personal);
     const data = buildProfileManifest(ctx.manifests.get(profile.form), () => fillTimestamps.issue(profile.form, now().getTime()), {
       profile: profile.name,
       properties: access.properties,
       context: access.context,
+      cache: cache.block,
     });
-    // What one person may see is not for a shared cache, whatever the profile says.
-    const personal = profile.config.requiresAuth || profile.config.requiresSignedToken;
-    reply.header('Cache-Control', personal && profile.config.cache !== 'no-store' ? `private, ${profile.config.cache.replace(/\bpublic,?\s*/, '')}` : profile.config.cache);
+    reply.header('Cache-Control', cache.header);
     if (personal) reply.header('Vary', 'Authorization');
     return reply.type('application/json; charset=utf-8').send({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
   });
@@ -82,6 +86,8 @@ export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profi
         token: context['token'] ?? request.query?.['token'],
         csrf: gate.verified ? 'trusted' : { binding: readCookie(request, ctx.config.csrf.cookieName), token: header(request, 'x-csrf-token') },
         ip: request.ip,
+        // contract §4 as on the plain submit: the header, else `meta.idempotencyKey`.
+        idempotencyKey: readIdempotencyKey(request),
         ...(uploads ? { uploads } : {}),
         ...(browser ? { browser } : {}),
       });

@@ -33,7 +33,7 @@ export const profileSubmitSchema = routeSchema({
   description: "The normal submit with the profile's rules on top: locked and hidden values forced from its context.",
   tags: ['profiles'],
   params,
-  headers: Type.Composite([authorization, Type.Object({ 'x-csrf-token': Type.Optional(Type.String()) })]),
+  headers: Type.Composite([authorization, Type.Object({ 'x-csrf-token': Type.Optional(Type.String()), 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) })]),
   querystring: Type.Object({ token: Type.Optional(Type.String()) }),
   body: {
     content: {

@@ -334,7 +334,10 @@ async function submitOnceChecked(services: SubmitServices, form: Form, input: Su
   const { idempotencyKey: _key, ...meta } = input.request.meta;
   // A multipart retry stores its files again under new ids, so it is compared by what was posted.
   const values = input.uploads ? input.uploads.fingerprint : input.request.values;
-  const fingerprint = requestFingerprint([form.uid, input.request.intent, values, meta, input.request.context, input.wholeForm === true]);
+  // A profile submit's properties and person are part of the request (contract §9); a plain
+  // submit's fingerprint stays what it was, so keys already stored keep replaying.
+  const profile = input.profile ? [input.profile.record] : [];
+  const fingerprint = requestFingerprint([form.uid, input.request.intent, values, meta, input.request.context, input.wholeForm === true, ...profile]);
   const outcome = await services.idempotency.begin(form.id, key, fingerprint, services.now());
   if (outcome.kind === 'replay') return outcome.result;
   if (outcome.kind === 'conflict') throw new SvcError('IDEMPOTENCY_CONFLICT', outcome.message);

@@ -1,6 +1,5 @@
 /** POST /svc/api/forms/{handle}/submit (interface.md §4.2, contract §4): parse, call the pipeline, shape. */
 import type { FastifyInstance } from 'fastify';
-import { SvcError } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { readCookie } from '../http/cookie-reader.js';
@@ -11,6 +10,7 @@ import { submitForm, type SubmitInput } from './submit-pipeline.js';
 import { createCsrfGate } from '../http/multipart-support.js';
 import { readMultipartSubmit } from '../files/multipart-submit.js';
 import { submitSchema } from './submit-schemas.js';
+import { readIdempotencyKey } from './idempotency-header.js';
 
 export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post<{ Params: { handle: string } }>(
@@ -34,10 +34,7 @@ export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promi
       }
       const browser = readBrowserBinding(request, ctx.config.csrf);
       const submitRequest = parseSubmitRequest(body);
-      const idempotencyKey = request.headers['idempotency-key'];
-      if (idempotencyKey !== undefined && (typeof idempotencyKey !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(idempotencyKey))) {
-        throw new SvcError('PAYLOAD_INVALID', 'Idempotency-Key must be 1-200 printable characters.');
-      }
+      const idempotencyKey = readIdempotencyKey(request);
       const result = await submitForm(ctx.submit, form, {
         request: submitRequest,
         csrf,
