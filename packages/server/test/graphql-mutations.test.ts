@@ -200,23 +200,29 @@ describe('GraphQL mutations', () => {
       expect(stored?.spamReasons).toEqual(['honeypot']);
       expect(stored?.values).toMatchObject({ firstName: 'Bot' });
     });
-    it('judges spam from the same signals as REST: without the javascript test both flag it, with it both store it clean', async () => {
+    it('judges spam as REST does, except that an absent javascript test (no interface argument for it) is no signal on the mutation', async () => {
       const verdicts: Record<string, unknown> = {};
-      for (const withTest of [false, true]) {
+      for (const test of ['absent', 'wrong', 'right'] as const) {
         const sec = await security(svc, 'contact');
+        const sent = test === 'absent' ? null : test === 'wrong' ? { name: sec.javascriptTest!.name, value: 'not-the-value' } : sec.javascriptTest;
         const { body } = await post<{ save_contact_Submission: SubmissionResult }>(
           svc,
           CONTACT,
-          { csrf: sec.csrfToken, hp: sec.honeypot, js: withTest ? sec.javascriptTest : null, first: 'Gql', email: 'gql@example.test' },
+          { csrf: sec.csrfToken, hp: sec.honeypot, js: sent, first: 'Gql', email: 'gql@example.test' },
           sec.headers,
         );
         const viaGraphql = await findSubmission(db(), (body.data?.save_contact_Submission as SubmissionResult).id);
-        const meta = withTest ? { javascriptTest: sec.javascriptTest } : { javascriptTest: { name: 'x', value: 'y' } };
+        // svc.submit fills in the right test; `undefined` leaves it out of the request entirely.
+        const meta = { javascriptTest: test === 'absent' ? undefined : sent };
         const rest = await svc.submit('contact', { intent: 'submit', values: { firstName: 'Rest', email: 'rest@example.test' }, meta });
         const viaRest = await findSubmission(db(), rest.json().submission.id);
-        verdicts[String(withTest)] = { graphql: viaGraphql?.spamReasons, rest: viaRest?.spamReasons };
+        verdicts[test] = { graphql: viaGraphql?.spamReasons, rest: viaRest?.spamReasons };
       }
-      expect(verdicts).toEqual({ false: { graphql: ['javascript_test'], rest: ['javascript_test'] }, true: { graphql: [], rest: [] } });
+      expect(verdicts).toEqual({
+        absent: { graphql: [], rest: ['javascript_test'] },
+        wrong: { graphql: ['javascript_test'], rest: ['javascript_test'] },
+        right: { graphql: [], rest: [] },
+      });
     });
   });
 

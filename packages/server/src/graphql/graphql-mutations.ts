@@ -160,6 +160,9 @@ export function createSubmissionMutation(
           csrf: principal.token ? ('trusted' as const) : csrfFromToken(ctx, (args.csrfToken as { value?: string } | undefined)?.value),
           ip: request?.ip ?? null,
           wholeForm: true,
+          // contract §11: interface §4.8 gives this mutation no javascript-test argument, so a client
+          // following it sends none; svc's own `javascriptTest` argument is checked when sent.
+          javascriptTestOptional: true,
         };
         const result = profile
           ? await submitThroughProfile(app.submit, app.profiles.services, profile, {

@@ -14,6 +14,11 @@ export type SpamReason = 'honeypot' | 'javascript_test' | 'fill_time';
 export interface SpamCheckOptions {
   /** The tools to check the fill timestamp. Every transport carries every signal (issue #11). */
   readonly fillTime: { readonly timestamps: FillTimestamps; readonly now: number } | null;
+  /**
+   * contract §11: interface §4.8 gives `save_<handle>_Submission` no javascript-test argument, so
+   * there an absent test says nothing of the client; one that is sent is still checked.
+   */
+  readonly javascriptTestOptional?: boolean;
 }
 
 export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames, options: SpamCheckOptions): SpamReason[] {
@@ -26,8 +31,9 @@ export function detectSpam(form: Form, meta: SubmitMeta, names: SpamFieldNames, 
   }
   // The javascript test's value may carry the fill timestamp after a separator (manifest-builder.ts).
   const [testValue = '', carriedTimestamp] = (meta.javascriptTest?.value ?? '').split(FILL_TIMESTAMP_SEPARATOR, 2);
-  if (spam.javascriptTest) {
-    const test = meta.javascriptTest;
+  const test = meta.javascriptTest;
+  // An optional test (contract §11) is judged only when the client sent one.
+  if (spam.javascriptTest && (test !== undefined || options.javascriptTestOptional !== true)) {
     if (!test || test.name !== names.javascriptTestName(form) || !safeEqual(testValue, names.javascriptTestValue(form))) {
       reasons.push('javascript_test');
     }

@@ -1,8 +1,9 @@
 /**
  * The submit path as one ordered pipeline (DESIGN.md principle 3): CSRF -> idempotency ->
- * state/draft -> spam -> rules -> validate -> persist -> respond. Transports (REST, GraphQL, classic
- * post) parse their input into a SubmitRequest and call `submitForm`; none of them validates or
- * stores on its own. The steps that shape state and values live in submit-steps.ts.
+ * state/draft -> rules -> validate -> spam verdict -> captcha and limits -> persist -> respond.
+ * Transports (REST, GraphQL, classic post, payment checkpoint, profiles) parse their input into a
+ * SubmitRequest and call `submitForm`; none of them validates or stores on its own. The steps that
+ * shape state and values live in submit-steps.ts, the spam signals in submit-spam.ts.
  */
 import { FIELD_MESSAGES, SvcError, computeVisibility, isEmptyValue, nextVisiblePage, previousVisiblePage, type Form, type Values, type Visibility } from '@svc/core';
 import type { Kysely } from 'kysely';
@@ -10,7 +11,6 @@ import type { Database } from '../storage/database-schema.js';
 import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { CsrfTokens } from '../security/csrf-tokens.js';
 import type { SpamFieldNames } from '../security/spam-fields.js';
-import { detectSpam } from '../security/spam-checks.js';
 import type { DraftService, LoadedDraft } from '../drafts/draft-service.js';
 import type { StateTokens } from './state-token.js';
 import type { SubmitRequest } from './submit-request.js';
@@ -27,6 +27,7 @@ import { allIds, checkUploads, fileSlots, type ReceivedUploads } from './submit-
 import { FILES_GONE, FilesGone, persist, type Claim, type PreparedSubmission } from './submission-persist.js';
 import { browserBindingHash } from '../security/browser-binding.js';
 import { withKeys } from './object-shapes.js';
+import { DRAFT_REFUSED, spamReasonsFor, spamRejected } from './submit-spam.js';
 
 export interface SubmitServices {
   readonly db: Kysely<Database>;
@@ -79,6 +80,11 @@ export interface SubmitInput {
   readonly profile?: { readonly record: SubmissionProfile; readonly claim?: Claim };
   /** How old a multi-page state may be (default 30 minutes): the classic payload's own lifetime. */
   readonly stateMaxAgeMs?: number;
+  /**
+   * The transport cannot carry a javascript test (the per-form GraphQL mutation, contract §11): an
+   * absent one is no spam signal, a sent one is checked.
+   */
+  readonly javascriptTestOptional?: boolean;
 }
 
 function assertCsrf(services: SubmitServices, input: SubmitInput): void {
@@ -113,13 +119,6 @@ async function held(services: SubmitServices, step: Step, input: SubmitInput, va
   return submitResult('validated', resultParts(step, step.state.pageIndex, sealNext(services.stateTokens, step, step.state.pageIndex, step.state.pageHistory, now)));
 }
 
-/** The stored values without the files of fields that failed a file check (spam path). */
-function withoutBadFiles(stored: Values, fileErrors: Readonly<Record<string, readonly string[]>>): Values {
-  const out: Record<string, Values[string]> = { ...stored };
-  for (const handle of Object.keys(fileErrors)) if (Object.hasOwn(out, handle)) out[handle] = Array.isArray(out[handle]) ? [] : null;
-  return out;
-}
-
 async function submitted(services: SubmitServices, step: Step, submission: Awaited<ReturnType<typeof persist>>, stored: Values, date: Date): Promise<SubmitResult> {
   const url = step.form.settings.returnUrl;
   // New keys before the spread, never after it: see withKeys (issue #17).
@@ -131,16 +130,6 @@ async function submitted(services: SubmitServices, step: Step, submission: Await
   });
   const files = submission && fileSlots(step.form, stored).length > 0 ? await services.uploads.listForSubmissions([submission.id]) : [];
   return withKeys(result, { stored: { values: stored, createdAt: date.toISOString(), files } });
-}
-
-const DRAFT_REFUSED = "The draft was not saved: the request did not pass the form's spam checks (send the manifest's honeypot and javascript test).";
-
-function spamRejected(services: SubmitServices, step: Step, now: number, reason = 'The submission was rejected as spam.'): SubmitResult {
-  return submitResult('spam_rejected', {
-    ...resultParts(step, step.state.pageIndex, sealNext(services.stateTokens, step, step.state.pageIndex, step.state.pageHistory, now)),
-    message: step.form.settings.errorMessage,
-    formErrors: [reason],
-  });
 }
 
 /** contract §5: saveDraft skips validation but not spam checks; a loaded draft is updated in place. */
@@ -161,7 +150,7 @@ async function saveDraft(
       fieldErrors: fileErrors,
     });
   }
-  const spamReasons = spamReasonsFor(services, step, input, normaliseAll(form, step.raw));
+  const spamReasons = spamReasonsFor(services, step, normaliseAll(form, step.raw), input);
   // A draft is never simulated (issue #11): a token that resumes nothing would mislead a person
   // whose client forgot the honeypot far more than it would slow a bot down.
   if (spamReasons.length > 0) return spamRejected(services, step, date.getTime(), DRAFT_REFUSED);
@@ -172,16 +161,6 @@ async function saveDraft(
     ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, date.getTime())),
     draft: { ...pair, resumeUrl: services.drafts.resumeUrl(form, pair.token, pair.key) },
   });
-}
-
-/** Every spam signal: the meta the transport carried, and the blocked lists over values and IP. */
-function spamReasonsFor(services: SubmitServices, step: Step, input: SubmitInput, normalised: Values): string[] {
-  return [
-    ...detectSpam(step.form, step.request.meta, services.spamFields, {
-      fillTime: { timestamps: services.fillTimestamps, now: services.now().getTime() },
-    }),
-    ...services.spamLists.check(step.form, normalised, input.ip),
-  ];
 }
 
 /** Which limit of the form this submission would break, if any (issue #4). */
@@ -210,11 +189,24 @@ async function submitWhole(
   const { form, request, state } = step;
   const now = date.getTime();
   const { values, errors, visibility, normalised } = validateScope(step, 'form', fileErrors);
-  const spamReasons = spamReasonsFor(services, step, input, normalised);
+  const unpaid = input.checkpoint ? null : unpaidPaymentField(form, visibility, normalised);
+  // "Required" says nothing useful of a payment: say what to do instead.
+  if (unpaid) errors[unpaid] = [FIELD_MESSAGES.paymentRequired];
+  // contract §4, as Freeform: validation comes first. Invalid values answer their field errors
+  // whatever the spam signals say, and are never stored, flagged or not.
+  if (Object.keys(errors).length > 0) {
+    return submitResult('validation_failed', {
+      ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, now)),
+      message: form.settings.errorMessage,
+      fieldErrors: errors,
+    });
+  }
+  // The spam verdict judges an otherwise valid request; the captcha and limits guard real ones.
+  const spamReasons = spamReasonsFor(services, step, normalised, input);
   if (spamReasons.length > 0) {
     if (form.settings.spam.behavior === 'display_errors') return spamRejected(services, step, now);
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
-    const stored = withoutBadFiles(storedValues(form, normalised, visibility, values), fileErrors);
+    const stored = storedValues(form, normalised, visibility, values);
     if (input.checkpoint) return held(services, step, input, stored, spamReasons, draft, now);
     const flagged = await submitted(services, step, await persist(services, { form, client: clientOf(request), values: stored, spamReasons, ip: input.ip, date, profile: input.profile }), stored, date);
     return { ...flagged, spam: true };
@@ -227,16 +219,6 @@ async function submitWhole(
       ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, now)),
       message,
       formErrors: [message],
-    });
-  }
-  const unpaid = input.checkpoint ? null : unpaidPaymentField(form, visibility, normalised);
-  // "Required" says nothing useful of a payment: say what to do instead.
-  if (unpaid) errors[unpaid] = [FIELD_MESSAGES.paymentRequired];
-  if (Object.keys(errors).length > 0) {
-    return submitResult('validation_failed', {
-      ...resultParts(step, state.pageIndex, sealNext(services.stateTokens, step, state.pageIndex, state.pageHistory, now)),
-      message: form.settings.errorMessage,
-      fieldErrors: errors,
     });
   }
   const limit = await limitBroken(services, form, input.ip, date);
