@@ -51,8 +51,10 @@ function cellControl(column: Column, value: unknown, label: string): HTMLInputEl
       );
     case 'checkbox':
       return h('input', { type: 'checkbox', 'aria-label': label, checked: value === true || value === '1' || value === column.value && column.value !== '' });
+    // A text or number column's `value` is its default: a new row starts with it filled in, so it
+    // is submitted as shown (as a placeholder it looked filled in and was sent empty).
     case 'number':
-      return h('input', { type: 'text', inputmode: 'decimal', 'aria-label': label, value: textOf(value), placeholder: column.value || null, required: column.required });
+      return h('input', { type: 'text', inputmode: 'decimal', 'aria-label': label, value: textOf(value ?? column.value), required: column.required });
     case 'file': {
       // Ids already stored for the cell (a resumed draft, a page revisited) are kept in the value.
       const input = h('input', { type: 'file', 'aria-label': label, multiple: column.fileCount > 1, accept: acceptOf(column.fileKinds) });
@@ -60,7 +62,7 @@ function cellControl(column: Column, value: unknown, label: string): HTMLInputEl
       return input;
     }
     default:
-      return h('input', { type: 'text', 'aria-label': label, value: textOf(value), placeholder: column.value || null, required: column.required });
+      return h('input', { type: 'text', 'aria-label': label, value: textOf(value ?? column.value), required: column.required });
   }
 }
 

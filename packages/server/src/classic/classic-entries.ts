@@ -5,7 +5,7 @@
  * `svc-action`. Entries that name nothing of the form are dropped, as a browser posts whatever
  * inputs a page has.
  */
-import { SvcError, type Field, type Form } from '@svc/core';
+import { SvcError, type Field, type Form, type TableColumn } from '@svc/core';
 import type { Intent, NameValue, SubmitRequest } from '../submissions/submit-request.js';
 
 /** What a form post carries besides the fields. */
@@ -77,8 +77,20 @@ function fieldValues(form: Form, entries: Entries): Record<string, unknown> {
       values[name] = value;
     }
   }
-  for (const [handle, rows] of tables) values[handle] = Array.from(rows, (row) => Array.from(row ?? [], (cell) => cell ?? ''));
+  for (const [handle, rows] of tables) {
+    const cells = Array.from(rows, (row) => Array.from(row ?? [], (cell) => cell ?? ''));
+    const field = byHandle.get(handle);
+    values[handle] = field?.type === 'table' ? cells.filter((row) => !untouchedRow(field.columns, row)) : cells;
+  }
   return values;
+}
+
+/**
+ * A row a page offers for a new entry and nobody filled in: every cell empty or its column's
+ * default. A classic page has no "add a row" script, so it always posts one such row.
+ */
+function untouchedRow(columns: readonly TableColumn[], row: readonly string[]): boolean {
+  return row.every((cell, i) => cell === '' || (columns[i]?.type !== 'select' && cell === (columns[i]?.value ?? '')));
 }
 
 /**

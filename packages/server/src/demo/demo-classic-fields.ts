@@ -5,8 +5,9 @@
  */
 import { fieldTypeFromWire, type ManifestField } from '@svc/core';
 import { escapeHtml } from './demo-html.js';
+import { renderClassicTable } from './demo-classic-table.js';
 
-const INPUT_TYPES: Readonly<Record<string, string>> = { email: 'email', number: 'number', phone: 'tel', datetime: 'text', rating: 'number' };
+const INPUT_TYPES: Readonly<Record<string, string>> = { email: 'email', number: 'number', phone: 'tel', datetime: 'text' };
 
 function attrs(pairs: Readonly<Record<string, string | number | boolean | null | undefined>>): string {
   return Object.entries(pairs)
@@ -59,7 +60,8 @@ export function renderClassicField(field: ManifestField, value: unknown, errors:
     case 'radioGroup':
     case 'checkboxGroup':
     case 'dynamicRecipients': {
-      const radio = type === 'radioGroup';
+      // Recipients shown as radios (showAsRadio) are one choice, drawn as the element draws them.
+      const radio = type === 'radioGroup' || (type === 'dynamicRecipients' && field.config.showAsRadio === true);
       const chosen = new Set(list(shown));
       const items = options(field).map((o, i) => {
         const checked = chosen.size > 0 ? chosen.has(o.value) : fresh && o.checked === true;
@@ -73,9 +75,20 @@ export function renderClassicField(field: ManifestField, value: unknown, errors:
       // The hidden "0" first: an unticked box still says so, and a ticked one's "1" comes last.
       return `<div class="field check"><input type="hidden"${attrs({ name, value: '0' })}><input${attrs({ type: 'checkbox', id, name, value: '1', checked: on, required: field.required, ...aria })}><label for="${id}">${label}</label>${help}${errorList}</div>`;
     }
+    case 'rating': {
+      // Stars as radios, highest first in the markup so `:checked ~` can light the lower ones
+      // (the row is reversed on screen); each keeps its number for screen readers. CSS only.
+      const chosen = list(shown)[0] ?? '';
+      const stars = options(field).map((o, i) => {
+        const input = `<input${attrs({ type: 'radio', id: `${id}-${i}`, name, value: o.value, checked: chosen === o.value, class: 'visually-hidden' })}>`;
+        return `${input}<label for="${id}-${i}"><span aria-hidden="true">★</span><span class="visually-hidden">${escapeHtml(o.label)} of ${options(field).length}</span></label>`;
+      });
+      return group(`<span class="stars">${stars.reverse().join('')}</span>`);
+    }
+    case 'table':
+      return group(renderClassicTable(field, shown, id));
     case 'file':
       return single(`<input${attrs({ type: 'file', id, name: `${name}[]`, multiple: true, ...aria })}>`);
-    case 'table':
     case 'signature':
     case 'payment':
       return `<div class="field"><p>${label}: this demo page draws no ${escapeHtml(type)} field; the <a href="/demo/">element demo</a> does.</p>${errorList}</div>`;

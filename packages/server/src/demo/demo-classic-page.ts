@@ -59,6 +59,15 @@ const STYLE = `<style>
   .busy::after { content: ''; display: inline-block; width: 0.8em; height: 0.8em; margin-left: 0.5em; border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%; animation: spin 0.8s linear infinite; }
   @keyframes spin { to { transform: rotate(360deg); } }
   .help { color: #57606a; margin: 0 0 0.25rem; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+  /* Rating: radios drawn highest first, shown lowest first, so the checked star lights those after it. */
+  .stars { display: inline-flex; flex-direction: row-reverse; gap: 0.15rem; }
+  .stars label { display: inline; margin: 0; font-size: 1.8rem; line-height: 1; color: #8c959f; cursor: pointer; }
+  .stars input:checked ~ label, .stars label:hover, .stars label:hover ~ label { color: #b35900; }
+  .stars input:focus-visible + label { outline: 2px solid #0969da; outline-offset: 2px; }
+  table.table { border-collapse: collapse; width: 100%; }
+  table.table th { text-align: left; font-weight: 600; }
+  table.table td { padding: 0.15rem 0.25rem 0.15rem 0; }
 </style>`;
 
 /** The ajax layer: the final step of a page with JavaScript, as Freeform's ajax option does. */
