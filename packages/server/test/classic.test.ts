@@ -285,6 +285,42 @@ describeEachDialect('classic rendering', (target) => {
       expect(res.body).not.toContain('<script>x');
     });
 
+    it('never builds a back-link or a return URL from the Host header: a Referer on the posted-to host is followed by its path alone', async () => {
+      const noCsrf = entriesOf(await properties('contact'), PERSON).filter(([n]) => n !== 'SVC_CSRF_TOKEN');
+      const spoofed = (referer: string) =>
+        svc.app.inject({
+          method: 'POST',
+          url: '/svc/submit',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'evil.test', referer },
+          payload: new URLSearchParams(noCsrf).toString(),
+        });
+      const res = await spoofed('http://evil.test/page?x=1');
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toMatch(/^\/page\?x=1&svc_flash=[^&#]+#contact-form$/);
+      // A path that starts with two slashes would name another host.
+      expect((await spoofed('http://evil.test//attacker.example/x')).headers.location).toMatch(/^\/attacker\.example\/x\?svc_flash=/);
+      const asked = await svc.app.inject({ method: 'GET', url: `/svc/api/forms/contact/properties?returnUrl=${encodeURIComponent('http://evil.test/x')}`, headers: { host: 'evil.test' } });
+      expect(asked.statusCode).toBe(400);
+      expect(asked.json()).toMatchObject({ code: 'PAYLOAD_INVALID' });
+
+      const pinned = await createTestApp({ config: { database: { url: target.url() }, server: { publicUrl: 'https://forms.example.test' } } });
+      try {
+        const props = (await pinned.app.inject({ method: 'GET', url: '/svc/api/forms/contact/properties' })).json<Properties>();
+        const refused = entriesOf(props, PERSON).filter(([n]) => n !== 'SVC_CSRF_TOKEN');
+        const send = (host: string, referer: string) =>
+          pinned.app.inject({ method: 'POST', url: '/svc/submit', headers: { 'content-type': 'application/x-www-form-urlencoded', host, referer }, payload: new URLSearchParams(refused).toString() });
+        const own = await send('forms.example.test', 'https://forms.example.test/contact');
+        expect(own.statusCode).toBe(303);
+        expect(own.headers.location).toMatch(/^https:\/\/forms\.example\.test\/contact\?svc_flash=/);
+        const evil = await send('evil.test', 'http://evil.test/page');
+        expect(evil.statusCode).toBe(403);
+        expect(evil.headers.location).toBeUndefined();
+        expect(evil.json()).toMatchObject({ code: 'ORIGIN_NOT_ALLOWED' });
+      } finally {
+        await pinned.close();
+      }
+    });
+
     it('refuses an oversize post with 413 before reading it', async () => {
       const res = await post([['action', 'svc/submit'], ['message', 'x'.repeat(2_000_000)]], { accept: 'application/json' });
       expect(res.statusCode).toBe(413);

@@ -218,10 +218,26 @@ describe('problems are reported together', () => {
   });
 });
 
+describe('server.publicUrl in production (issue #32)', () => {
+  it('is required under NODE_ENV=production, in one clear line, so no link is built from the Host header', () => {
+    const error = configError(() => loadConfig({ file: null, env: { NODE_ENV: 'production', SVC_SECRET: TEST_SECRET }, values: { dataDir: freshDir('data') } }));
+    expect(error.problems).toEqual([expect.stringMatching(/^server\.publicUrl: required when NODE_ENV=production/)]);
+  });
+
+  it('is enough when set in the file or as SVC_SERVER__PUBLIC_URL; development and offline commands do without it', () => {
+    const dataDir = freshDir('data');
+    const production = { NODE_ENV: 'production', SVC_SECRET: TEST_SECRET };
+    expect(loadConfig({ file: null, env: production, values: { dataDir, server: { publicUrl: 'https://forms.example.test' } } }).server.publicUrl).toBe('https://forms.example.test');
+    expect(loadConfig({ file: null, env: { ...production, SVC_SERVER__PUBLIC_URL: 'https://forms.example.test' }, values: { dataDir } }).server.publicUrl).toBe('https://forms.example.test');
+    expect(loadConfig({ file: null, env: production, values: { dataDir }, offline: true }).server.publicUrl).toBeNull();
+    expect(loadConfig({ file: null, env: { NODE_ENV: 'development' }, values: { dataDir } }).server.publicUrl).toBeNull();
+  });
+});
+
 describe('the server secret', () => {
   it.each([{}, { NODE_ENV: 'production' }, { NODE_ENV: 'test' }])('is required outside development (env %j)', (env) => {
     const dataDir = freshDir('data');
-    const error = configError(() => loadConfig({ file: null, env, values: { dataDir } }));
+    const error = configError(() => loadConfig({ file: null, env, values: { dataDir, server: { publicUrl: 'https://forms.example.test' } } }));
     expect(error.problems).toEqual([expect.stringContaining('secret')]);
     expect(existsSync(join(dataDir, 'secret'))).toBe(false);
   });

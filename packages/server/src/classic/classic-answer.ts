@@ -36,11 +36,21 @@ export function classicJson(body: SubmitBody, next: { payload: string | null; ha
   };
 }
 
+/** Where a refused or unfinished post goes back to: an absolute URL, or a path on this service. */
+export interface BackLink {
+  readonly url: URL;
+  /** Send only the path: the browser stays on the host it posted to, whatever Host header came with it. */
+  readonly relative: boolean;
+}
+
 /**
- * Where the browser came from, when the form may send it back there: the Referer's origin must be
- * this service's own or one the form allows. Null otherwise (then a plain page answers instead).
+ * Where the browser came from, when the form may send it back there (issue #32 item 7). An
+ * absolute URL is never built from the Host header, which the poster chooses: the Referer's origin
+ * must be one the form allows, or `server.publicUrl`'s. Without publicUrl, a Referer on the host
+ * the post came in on is followed by its path alone, which the browser resolves against the host
+ * it really posted to. Null otherwise (then a plain page answers instead).
  */
-export function safeReferer(request: FastifyRequest, policy: OriginPolicy, isSameOrigin: (origin: string) => boolean): URL | null {
+export function safeReferer(request: FastifyRequest, policy: OriginPolicy, publicUrl: string | null, isSameOrigin: (origin: string) => boolean): BackLink | null {
   const referer = request.headers.referer;
   if (typeof referer !== 'string' || referer.length > 4096) return null;
   let url: URL;
@@ -50,15 +60,19 @@ export function safeReferer(request: FastifyRequest, policy: OriginPolicy, isSam
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  return isSameOrigin(url.origin) || policy.check(url.origin) === 'credentialed' ? url : null;
+  if (policy.check(url.origin) === 'credentialed') return { url, relative: false };
+  if (publicUrl !== null) return url.origin === new URL(publicUrl).origin ? { url, relative: false } : null;
+  return isSameOrigin(url.origin) ? { url, relative: true } : null;
 }
 
 /** The page to go back to, with the flash key in place of any earlier one and no fragment kept but the form's anchor. */
-export function backTo(referer: URL, flashKey: string, anchor: string): string {
-  const url = new URL(referer);
+export function backTo(back: BackLink, flashKey: string, anchor: string): string {
+  const url = new URL(back.url);
   url.searchParams.set(FLASH_PARAM, flashKey);
   url.hash = anchor;
-  return url.toString();
+  if (!back.relative) return url.toString();
+  // `//host/…` would be read as another host: a path always starts with exactly one slash.
+  return `/${url.pathname.replace(/^\/+/, '')}${url.search}${url.hash}`;
 }
 
 /**

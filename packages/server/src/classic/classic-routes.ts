@@ -70,7 +70,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const properties = buildClassicProperties(render, form, data, { payload, carried, pageIndex, flash });
     // A page may ask to send the finished form elsewhere: only to an origin the form allows, signed.
     const asked = request.query?.['returnUrl'];
-    const formReturnUrl = typeof asked === 'string' ? classic.seals.signReturnUrl(form, allowedReturnUrl(request, form, asked)) : null;
+    const formReturnUrl = typeof asked === 'string' ? classic.seals.signReturnUrl(form, allowedReturnUrl(form, asked)) : null;
     // Per visitor (payload, CSRF, flash): never cached by anyone.
     return reply.header('Cache-Control', 'no-store').send({
       ...properties,
@@ -137,15 +137,19 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
     }
   };
 
-  /** A return URL a page asks for: absolute http(s) on an origin the form allows (or svc's own). */
-  function allowedReturnUrl(request: FastifyRequest, form: Form, asked: string): string {
+  /**
+   * A return URL a page asks for: absolute http(s) on an origin the form allows (or svc's own,
+   * `server.publicUrl`: never the Host header, which whoever asks chooses; issue #32 item 7).
+   */
+  function allowedReturnUrl(form: Form, asked: string): string {
     let url: URL;
     try {
       url = new URL(asked);
     } catch {
       throw new SvcError('PAYLOAD_INVALID', '`returnUrl` must be an absolute URL.');
     }
-    const allowed = (url.protocol === 'https:' || url.protocol === 'http:') && (ctx.cors.isSameOrigin(request, url.origin) || ctx.cors.forForm(form.handle).check(url.origin) === 'credentialed');
+    const own = config.server.publicUrl !== null && new URL(config.server.publicUrl).origin === url.origin;
+    const allowed = (url.protocol === 'https:' || url.protocol === 'http:') && (own || ctx.cors.forForm(form.handle).check(url.origin) === 'credentialed');
     if (!allowed || asked.length > 2048) throw new SvcError('PAYLOAD_INVALID', '`returnUrl` must be on an origin this form allows.');
     return url.toString();
   }
@@ -186,7 +190,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
   }
 
   async function back(request: FastifyRequest, reply: FastifyReply, form: Form, flash: ClassicFlash, status: number, lines: readonly string[]) {
-    const referer = safeReferer(request, ctx.cors.forForm(form.handle), (origin) => ctx.cors.isSameOrigin(request, origin));
+    const referer = safeReferer(request, ctx.cors.forForm(form.handle), config.server.publicUrl, (origin) => ctx.cors.isSameOrigin(request, origin));
     if (!referer) return plainPage(reply, status, status < 400 ? 'Thank you' : 'The form was not sent', lines.length > 0 ? lines : ['Go back to the form to continue.']);
     const key = await classic.flashes.put(form.id, flash);
     return reply.redirect(backTo(referer, key, `${form.handle}-form`), 303);

@@ -208,6 +208,11 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   if (typed.secret === null && !secretFromKeeping && !options.offline) {
     problems.push('secret: required (set SVC_SECRET or SVC_SECRET_FILE; at least 32 characters)');
   }
+  // Issue #32 item 7: links svc makes (a classic post's way back, signed return URLs, file links)
+  // take their origin from here, never from the Host header a client chooses.
+  if (env.NODE_ENV === 'production' && !options.offline && (typed.server?.publicUrl ?? null) === null) {
+    problems.push('server.publicUrl: required when NODE_ENV=production: the origin browsers reach svc on (https://forms.example.com; SVC_SERVER__PUBLIC_URL)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   typed.dataDir = resolve(typed.dataDir);
   typed.forms.dir = resolve(typed.forms.dir);

@@ -91,7 +91,7 @@ export const ConfigSchema = Type.Object(
         publicUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
           default: null,
           description:
-            "The service's own origin as browsers see it (https://forms.example.com); same-origin requests from it are always allowed. Defaults to http://localhost:<port>.",
+            "The service's own origin as browsers see it (https://forms.example.com); same-origin requests from it are always allowed, and links svc builds use it, never the Host header. Required under NODE_ENV=production.",
         }),
         trustProxy: Type.Boolean({
           default: false,
