@@ -24,6 +24,20 @@ function cookieAttributes(header: string): string[] {
   return header.split(';').map((part) => part.trim().toLowerCase());
 }
 
+/**
+ * The token with every bit of its signature's bytes inverted, so the forgery differs from the real
+ * signature in every byte, decoded or not, whatever the token was; a changed last character
+ * carries only 4 of the signature's bits.
+ */
+function forgeSignature(token: string): string {
+  const start = token.lastIndexOf('.') + 1;
+  const signature = Buffer.from(token.slice(start), 'base64url');
+  const forged = Buffer.from(signature.map((byte) => byte ^ 0xff)).toString('base64url');
+  expect(forged).toHaveLength(token.length - start);
+  expect(Buffer.from(forged, 'base64url').every((byte, i) => byte !== signature[i])).toBe(true);
+  return token.slice(0, start) + forged;
+}
+
 describe('createCsrfTokens (unit)', () => {
   const tokens = createCsrfTokens(TEST_SECRET, 30);
   const NOW = Date.UTC(2026, 10, 22, 10, 0, 0);
@@ -66,7 +80,7 @@ describe('createCsrfTokens (unit)', () => {
   const tamperings: Array<[string, (token: string) => string]> = [
     ['the issue time changed', (t) => t.replace(/^[^.]+/, (NOW + 1).toString(36))],
     ['the nonce changed', (t) => t.replace(/\.([^.]+)\./, (_m, nonce: string) => `.${nonce.slice(1)}A.`)],
-    ['the signature changed', (t) => t.replace(/[^.]$/, (c) => (c === 'A' ? 'B' : 'A'))],
+    ['the signature changed', forgeSignature],
     ['the signature removed', (t) => t.slice(0, t.lastIndexOf('.') + 1)],
     ['an extra part appended', (t) => `${t}.extra`],
     ['only two parts', (t) => t.split('.').slice(0, 2).join('.')],
@@ -235,7 +249,7 @@ describe('CSRF over HTTP', () => {
         'a token with a forged signature',
         async () => {
           const { token, cookie } = await svc.csrf();
-          return { 'x-csrf-token': token.replace(/[^.]$/, (c) => (c === 'A' ? 'B' : 'A')), cookie };
+          return { 'x-csrf-token': forgeSignature(token), cookie };
         },
       ],
       [
