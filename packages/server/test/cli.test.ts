@@ -15,12 +15,19 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
+/**
+ * Each run loads the whole CLI from source through tsx, about 5 s of CPU: on two cores shared with
+ * other work one took 25-41 s, past the 20 s a test had, so the deadline (under vitest's 60 s test
+ * timeout) only catches a command that hangs.
+ */
+const RUN_TIMEOUT_MS = 45_000;
+
 function svc(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
   return spawnSync(process.execPath, [...SVC_FROM_SOURCE, ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...options.env },
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: RUN_TIMEOUT_MS,
   });
 }
 
@@ -79,7 +86,7 @@ describe('every CLI failure is one clear line (issue #11)', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
     delete env.SVC_SECRET;
     delete env.SVC_SECRET_FILE;
-    const run = spawnSync(process.execPath, [...SVC_FROM_SOURCE, 'migrate'], { cwd, env, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, [...SVC_FROM_SOURCE, 'migrate'], { cwd, env, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Applied: /);
   });
@@ -148,7 +155,7 @@ describe('svc serve', () => {
     });
     try {
       await new Promise<void>((resolvePromise, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner; output so far:\n${out}`)), 25_000);
+        const timer = setTimeout(() => reject(new Error(`no banner; output so far:\n${out}`)), RUN_TIMEOUT_MS);
         child.stdout.on('data', () => {
           if (/kitchen-sink .*manifest/.test(out)) {
             clearTimeout(timer);
@@ -176,5 +183,5 @@ describe('svc serve', () => {
       child.kill('SIGTERM');
       await exited;
     }
-  }, 40_000);
+  }, 2 * RUN_TIMEOUT_MS);
 });

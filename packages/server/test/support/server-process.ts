@@ -33,7 +33,9 @@ export interface ServerProcess {
 }
 
 export interface StartServerOptions {
-  readonly configFile: string;
+  /** `serve --config FILE`; leave it out with `demo` for `serve --demo`, as a person starts the demo. */
+  readonly configFile?: string;
+  readonly demo?: boolean;
   /** Extra environment (SVC_* overrides); the parent's SVC_* and PORT are not inherited. */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
@@ -60,9 +62,16 @@ function childEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
   return { ...env, SVC_LOG__LEVEL: 'warn', ...extra };
 }
 
+/**
+ * A boot from source costs about 5 s of CPU (tsx compiles and loads the whole server): on two
+ * cores shared with other work it took over 20 s, so the deadline only catches a server that hangs.
+ */
+const BOOT_TIMEOUT_MS = 45_000;
+
 export async function startServer(options: StartServerOptions): Promise<ServerProcess> {
   const name = options.name ?? 'svc';
-  const child = spawn(process.execPath, [...SVC_FROM_SOURCE, 'serve', '--config', options.configFile], {
+  const args = [...(options.configFile !== undefined ? ['--config', options.configFile] : []), ...(options.demo ? ['--demo'] : [])];
+  const child = spawn(process.execPath, [...SVC_FROM_SOURCE, 'serve', ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: childEnv(options.env ?? {}),
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -87,8 +96,8 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
     const timer = setTimeout(() => {
       cleanup();
       child.kill('SIGKILL');
-      reject(new Error(`${name}: no banner within ${options.bootTimeoutMs ?? 20_000} ms; output so far:\n${output()}`));
-    }, options.bootTimeoutMs ?? 20_000);
+      reject(new Error(`${name}: no banner within ${options.bootTimeoutMs ?? BOOT_TIMEOUT_MS} ms; output so far:\n${output()}`));
+    }, options.bootTimeoutMs ?? BOOT_TIMEOUT_MS);
     const onData = () => {
       const match = /svc is running at https?:\/\/[^\s:]+:(\d+)/.exec(out);
       if (match) {
