@@ -9,7 +9,7 @@ import { formFromManifest, ruleLayoutFromManifest, type ClientForm } from './man
 import type { Manifest, SubmitResponse, UploadedFile } from './manifest-types.js';
 import { randomId, withPendingCell } from './pending-files.js';
 import type { ProfileAccess } from './profile-access.js';
-import type { SvcClient } from './svc-client.js';
+import type { SessionClient } from './client-types.js';
 
 type Intent = 'submit' | 'next' | 'back' | 'validate' | 'saveDraft';
 /** `url` and `extra`: a final submit to another route that takes the submit body (submitTo). */
@@ -46,7 +46,7 @@ export class FormSession {
   readonly cellFiles = new Map<string, { handle: string; row: number; column: number; files: File[] }>();
   private readonly captchas = new Map<string, string>();
   /** The client this session sends through (payments reuse its transport and CSRF). */
-  readonly client: SvcClient;
+  readonly client: SessionClient;
   /** Set while a resumed draft is carried to the next request. */
   private draftContext: { draftToken: string; draftKey: string } | null = null;
   /** The manifest's conditional rules, laid out once for every visibility check. */
@@ -54,7 +54,7 @@ export class FormSession {
 
   /** `access`: the named profile this session fills the form through (client.profileSession). */
   constructor(
-    client: SvcClient,
+    client: SessionClient,
     manifest: Manifest,
     readonly access: ProfileAccess | null = null,
   ) {
@@ -273,7 +273,7 @@ export class FormSession {
     const auth = this.access ? await this.access.headers() : {};
     // One key per logical submit: a retry after a network failure replays, never submits twice.
     const idempotencyKey = randomId();
-    const send = async (csrf: Awaited<ReturnType<SvcClient['csrf']>>) => {
+    const send = async (csrf: Awaited<ReturnType<SessionClient['csrf']>>) => {
       // The manifest names the submit URL (contract §2); it is used as given.
       const url = options.url ?? this.manifest.endpoints.submit.url;
       const accept = [422, 429];

@@ -6,7 +6,7 @@
 import { SvcClientError } from './client-error.js';
 import type { Transport } from './http-transport.js';
 import type { Manifest, SubmitResponse } from './manifest-types.js';
-import type { CsrfToken } from './svc-client.js';
+import type { CsrfToken } from './client-types.js';
 
 /**
  * The REST submit body, sent through `svcHeadlessSubmit`.

@@ -4,11 +4,12 @@
  */
 import { SvcClientError } from './client-error.js';
 import { CLIENT_VERSION, SCHEMA_MAJOR, compareVersions } from './client-version.js';
-import { createTransport, type Transport } from './http-transport.js';
+import { createTransport } from './http-transport.js';
 import type { Manifest } from './manifest-types.js';
 import { FormSession } from './form-session.js';
 import { ProfileAccess, type ProfileOptions } from './profile-access.js';
 import { createGraphqlTransport, type GraphqlTransport } from './graphql-transport.js';
+import type { CsrfToken, SessionClient } from './client-types.js';
 
 /**
  * @example
@@ -33,20 +34,9 @@ export interface ClientOptions {
 
 /**
  * @example
- * const token: CsrfToken | null = await client.csrf(); // { name: 'SVC_CSRF_TOKEN', value: '…' }
- */
-export interface CsrfToken {
-  readonly name: string;
-  readonly value: string;
-}
-
-/**
- * @example
  * const client: SvcClient = createClient({ baseUrl: 'https://forms.example.com' });
  */
-export interface SvcClient {
-  readonly baseUrl: string;
-  readonly transport: Transport;
+export interface SvcClient extends SessionClient {
   /** The form's manifest; throws SvcClientError `INCOMPATIBLE_SERVER` when this client is too old. */
   getManifest(handle: string): Promise<Manifest>;
   /**
@@ -58,8 +48,6 @@ export interface SvcClient {
     properties?: Readonly<Record<string, string | number | boolean>>,
     credentials?: Pick<ProfileOptions, 'token' | 'auth'>,
   ): Promise<Manifest>;
-  /** The CSRF token (cached); null when the service has CSRF off. `refresh` fetches a new one. */
-  csrf(refresh?: boolean): Promise<CsrfToken | null>;
   /** A session for filling and submitting one form. */
   session(handleOrManifest: string | Manifest): Promise<FormSession>;
   /**
@@ -69,11 +57,6 @@ export interface SvcClient {
   profileSession(profile: string, options?: ProfileOptions): Promise<FormSession>;
   /** The same operations over GraphQL (`svcHeadlessManifest`, `svcHeadlessSubmit`). */
   readonly graphql: GraphqlTransport;
-  /**
-   * Runs `request` with the CSRF token; when the server says it is invalid (an expired cookie),
-   * fetches a fresh one and runs it once more. Safe: a CSRF refusal happens before anything is stored.
-   */
-  withCsrf<T>(request: (token: CsrfToken | null) => Promise<T>): Promise<T>;
 }
 
 /**
