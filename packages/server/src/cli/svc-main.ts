@@ -5,6 +5,7 @@
  * its own file; this one only dispatches and turns known boot errors into readable reports.
  */
 import { runHashPassword } from './admin-password-command.js';
+import { runRevokeSessions } from './admin-sessions-command.js';
 import { runGraphqlSchema } from './graphql-schema-command.js';
 import { parseArgs } from 'node:util';
 import { describeCliError } from './cli-errors.js';
@@ -40,6 +41,8 @@ Commands:
   openapi [--out FILE] [--config FILE]
                                    print (or write) the OpenAPI document of the HTTP API
   admin hash-password              read a password on stdin, print its hash for admin.users
+  admin sessions revoke --user NAME|--key NAME [--config FILE]
+                                   end every console session of a user or an API key now
   payments reconcile [--since DATE|48h] [--config FILE]
                                    finish paid payments that have no submission yet, cancel
                                    unpaid ones, and report what was done
@@ -75,6 +78,8 @@ async function main(argv: readonly string[]): Promise<number> {
       'single-use': { type: 'boolean', default: false },
       subject: { type: 'string' },
       claim: { type: 'string', multiple: true },
+      user: { type: 'string' },
+      key: { type: 'string' },
       ...QUERY_OPTIONS,
     },
   });
@@ -93,6 +98,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'graphql' && sub === 'schema') return runGraphqlSchema(common);
   if (command === 'openapi' && !sub) return (await import('./openapi-command.js')).runOpenapi({ ...common, out: values.out });
   if (command === 'admin' && sub === 'hash-password') return runHashPassword();
+  if (command === 'admin' && sub === 'sessions' && rest[0] === 'revoke' && rest.length === 1) return runRevokeSessions({ ...common, user: values.user, key: values.key });
   if (command === 'purge') return runPurge(common);
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
   if (command === 'profiles' && sub === 'sign') {

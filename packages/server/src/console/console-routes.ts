@@ -27,7 +27,7 @@ import { hmac, deriveKey, randomToken, safeEqual } from '../security/token-crypt
 import { attemptAccount, createLockout } from './console-lockout.js';
 import { CONSOLE_BASE, CONSOLE_CSS, renderForms, renderSignIn } from './console-pages.js';
 import { verifyPassword } from './console-passwords.js';
-import { createConsoleSessions, credentialFingerprint, type ConsoleSession } from './console-sessions.js';
+import { createConsoleSessions, credentialFingerprint, type ConsoleAccount, type ConsoleSession } from './console-sessions.js';
 
 const SESSION_COOKIE = 'svc_console';
 const PRE_COOKIE = 'svc_console_pre';
@@ -62,7 +62,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
   const { secret } = deps;
   const keys = createAdminKeys(config);
   const services = createAdminServices(ctx);
-  const sessions = createConsoleSessions(secret, { idleMs: config.console.sessionIdleMinutes * 60_000, maxMs: config.console.sessionMaxHours * 3_600_000 });
+  const sessions = createConsoleSessions(ctx.database.db, secret, { idleMs: config.console.sessionIdleMinutes * 60_000, maxMs: config.console.sessionMaxHours * 3_600_000 });
   const lockout = createLockout(deps.counters);
   const preKey = deriveKey(secret, 'console-pre-session');
   const now = () => ctx.submit.now().getTime();
@@ -78,22 +78,22 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
   };
 
   /** The signed-in principal, with the session's idle clock moved on; null when there is none. */
-  const signedIn = (request: FastifyRequest, reply: FastifyReply) => {
-    const session = sessions.open(readCookie(request, SESSION_COOKIE), now());
-    const principal = session && principalOf(session);
-    if (!session || !principal) return null;
-    const renewed = { ...session, seenAt: now() };
-    reply.header('Set-Cookie', cookie(SESSION_COOKIE, sessions.seal(renewed), secure(request), null));
-    return { session: renewed, principal };
+  const signedIn = async (request: FastifyRequest) => {
+    const session = await sessions.open(readCookie(request, SESSION_COOKIE), now());
+    if (!session) return null;
+    const principal = principalOf(session);
+    // A changed password or a removed key: the session ends here, for every instance.
+    if (!principal) await sessions.end(session);
+    return principal ? { session, principal } : null;
   };
 
   const notFound = (reply: FastifyReply, message: string, name: string, csrf: string) =>
     pageHeaders(reply.code(404)).send(consolePage('Not found · svc console', `<h1>Not found</h1><p>${escapeHtml(message)}</p><p><a href="${CONSOLE_BASE}/">All forms</a></p>`, { name, csrf }));
 
   /** A state-changing console request: signed in, same origin, the session's CSRF token, write scope. */
-  const writer = (request: FastifyRequest, reply: FastifyReply) => {
+  const writer = async (request: FastifyRequest) => {
     assertSameOrigin(request);
-    const current = signedIn(request, reply);
+    const current = await signedIn(request);
     if (!current) throw new SvcError('AUTH_REQUIRED', 'Sign in to the console again.');
     const token = ((request.body ?? {}) as Entries)['csrf'];
     if (typeof token !== 'string' || !safeEqual(token, sessions.csrf(current.session))) throw new SvcError('CSRF_INVALID');
@@ -124,7 +124,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
     scope.get(CONSOLE_BASE, async (_request, reply) => reply.redirect(`${CONSOLE_BASE}/`, 303));
 
     scope.get(`${CONSOLE_BASE}/`, async (request, reply) => {
-      const current = signedIn(request, reply);
+      const current = await signedIn(request);
       if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
       const [summaries, activity] = await Promise.all([listForms(services, current.principal), formActivity(services, current.principal)]);
       const byHandle = new Map(activity.map((a) => [a.handle, a]));
@@ -142,7 +142,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
     scope.get(`${CONSOLE_BASE}/sign-in`, async (request, reply) => signInPage(request, reply, 200, null));
 
     scope.get<{ Params: { handle: string }; Querystring: Record<string, string | string[]> }>(`${CONSOLE_BASE}/forms/:handle`, async (request, reply) => {
-      const current = signedIn(request, reply);
+      const current = await signedIn(request);
       if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
       const { principal, session } = current;
       const form = principal.canRead(request.params.handle) ? services.forms.get(request.params.handle) : undefined;
@@ -162,7 +162,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
     });
 
     scope.get<{ Params: { id: string } }>(`${CONSOLE_BASE}/submissions/:id`, async (request, reply) => {
-      const current = signedIn(request, reply);
+      const current = await signedIn(request);
       if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
       const { principal, session } = current;
       const viewer = { name: principal.name, csrf: sessions.csrf(session), canWrite: principal.canWrite };
@@ -178,7 +178,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
     });
 
     scope.get<{ Params: { handle: string }; Querystring: Record<string, string> }>(`${CONSOLE_BASE}/forms/:handle/export`, async (request, reply) => {
-      const current = signedIn(request, reply);
+      const current = await signedIn(request);
       if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
       const { principal, session } = current;
       const raw = Object.fromEntries(Object.entries(request.query ?? {}).filter(([name, value]) => ['format', 'bom', 'status', 'spam', 'from', 'to', 'q', 'order'].includes(name) && value !== ''));
@@ -194,14 +194,14 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
     });
 
     scope.get(`${CONSOLE_BASE}/deliveries`, async (request, reply) => {
-      const current = signedIn(request, reply);
+      const current = await signedIn(request);
       if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
       const viewer = { name: current.principal.name, csrf: sessions.csrf(current.session), canWrite: current.principal.canWrite };
       return pageHeaders(reply).send(renderDeadLetters(await listDeadDeliveries(services, current.principal), viewer));
     });
 
     scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/deliveries/:id/resend`, async (request, reply) => {
-      const { principal, by } = writer(request, reply);
+      const { principal, by } = await writer(request);
       await resendDelivery(services, principal, request.params.id, by);
       // Back to the submission it was resent from, when that is where the button was; never elsewhere.
       const back = ((request.body ?? {}) as Entries)['back'];
@@ -209,7 +209,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
     });
 
     scope.get<{ Querystring: Record<string, string> }>(`${CONSOLE_BASE}/audit`, async (request, reply) => {
-      const current = signedIn(request, reply);
+      const current = await signedIn(request);
       if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
       const before = request.query?.['before'] ? Number(request.query['before']) : null;
       if (before !== null && (!Number.isSafeInteger(before) || before < 1)) throw new SvcError('PAYLOAD_INVALID', '`before` must be an entry id.');
@@ -219,7 +219,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
     });
 
     scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/submissions/:id`, async (request, reply) => {
-      const { principal, by } = writer(request, reply);
+      const { principal, by } = await writer(request);
       const body = (request.body ?? {}) as Entries;
       const change = parseChange({ status: body['status'], isSpam: body['isSpam'] === 'true' }, services.statuses);
       const result = await updateSubmission(services, principal, request.params.id, change, by);
@@ -227,7 +227,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
     });
 
     scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/submissions/:id/delete`, async (request, reply) => {
-      const { principal, by } = writer(request, reply);
+      const { principal, by } = await writer(request);
       if (((request.body ?? {}) as Entries)['confirm'] !== 'yes') throw new SvcError('PAYLOAD_INVALID', 'Tick the box to confirm the delete.');
       const deleted = await deleteSubmission(services, principal, request.params.id, by);
       return reply.redirect(`${CONSOLE_BASE}/forms/${encodeURIComponent(deleted.formHandle)}`, 303);
@@ -251,36 +251,40 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext, deps:
       const delay = await counted(lockout.reserve(attempt));
       if (delay === null) return signInPage(request, reply.header('Retry-After', '900'), 429, 'Too many failed sign-ins; try again in 15 minutes.', username);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      let session: ConsoleSession | null = null;
+      let account: ConsoleAccount | null = null;
       if (apiKey) {
         try {
-          const account = keys.account('key', keys.authenticate(`Bearer ${apiKey}`).name);
-          if (account) session = { kind: 'key', name: account.principal.name, credential: credentialFingerprint(account.credential), issuedAt: now(), seenAt: now() };
+          const key = keys.account('key', keys.authenticate(`Bearer ${apiKey}`).name);
+          if (key) account = { kind: 'key', name: key.principal.name, credential: credentialFingerprint(key.credential) };
         } catch {
-          session = null;
+          account = null;
         }
       } else {
         const user = keys.account('user', username);
         // A missing user costs the same scrypt as a wrong password: timing says nothing of who exists.
         const ok = await verifyPassword(typeof body['password'] === 'string' ? body['password'] : '', user?.credential ?? DUMMY_HASH);
-        if (user && ok) session = { kind: 'user', name: user.principal.name, credential: credentialFingerprint(user.credential), issuedAt: now(), seenAt: now() };
+        if (user && ok) account = { kind: 'user', name: user.principal.name, credential: credentialFingerprint(user.credential) };
       }
-      if (!session) {
+      if (!account) {
         request.log.info({ account: apiKey ? 'api-key' : username }, 'console sign-in failed');
         return signInPage(request, reply, 401, WRONG, username);
       }
       await counted(lockout.succeeded(attempt));
-      const principal = principalOf(session);
-      if (principal) await recordSignIn(services, principal, { actor: `${session.kind}:${session.name}`, ip: request.ip });
-      reply.header('Set-Cookie', [cookie(SESSION_COOKIE, sessions.seal(session), secure(request), null), cookie(PRE_COOKIE, '', secure(request), 0)]);
+      const principal = keys.account(account.kind, account.name)?.principal;
+      // Audited before the session exists: a sign-in that cannot be recorded leaves no session.
+      if (principal) await recordSignIn(services, principal, { actor: `${account.kind}:${account.name}`, ip: request.ip });
+      const { cookie: sessionId } = await sessions.start(account, now());
+      reply.header('Set-Cookie', [cookie(SESSION_COOKIE, sessionId, secure(request), null), cookie(PRE_COOKIE, '', secure(request), 0)]);
       return reply.redirect(`${CONSOLE_BASE}/`, 303);
     });
 
     scope.post<{ Body: Entries }>(`${CONSOLE_BASE}/sign-out`, async (request, reply) => {
       assertSameOrigin(request);
-      const session = sessions.open(readCookie(request, SESSION_COOKIE), now());
+      const session = await sessions.open(readCookie(request, SESSION_COOKIE), now());
       const body = (request.body ?? {}) as Entries;
       if (session && (typeof body['csrf'] !== 'string' || !safeEqual(body['csrf'], sessions.csrf(session)))) throw new SvcError('CSRF_INVALID');
+      // The row goes, so a copy of the cookie taken before is refused from now on (issue #32).
+      if (session) await sessions.end(session);
       reply.header('Set-Cookie', cookie(SESSION_COOKIE, '', secure(request), 0));
       return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
     });

@@ -194,6 +194,19 @@ export interface ClassicSessionsTable {
   expires_at: string;
 }
 
+/** A console session (issue #32): the cookie carries a random id, the row only its SHA-256. */
+export interface ConsoleSessionsTable {
+  id_hash: string;
+  kind: 'user' | 'key';
+  name: string;
+  /** A short hash of the credential signed in with: a password change or a new key ends the session. */
+  credential: string;
+  created_at: string;
+  seen_at: string;
+  /** The earlier of the idle expiry (seen_at + idle) and the absolute one (created_at + max). */
+  expires_at: string;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: string;
@@ -223,4 +236,5 @@ export interface Database {
   svc_classic_flashes: ClassicFlashesTable;
   svc_classic_sessions: ClassicSessionsTable;
   svc_audit_log: AuditLogTable;
+  svc_console_sessions: ConsoleSessionsTable;
 }

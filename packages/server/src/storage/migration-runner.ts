@@ -17,6 +17,7 @@ import * as createClassicTables from './migrations/202611250200-create-classic-t
 import * as createAuditLog from './migrations/202611250300-create-audit-log.js';
 import * as mergeUploadIndexes from './migrations/202611271000-merge-upload-indexes.js';
 import * as addPaymentOwner from './migrations/202611271700-add-payment-owner.js';
+import * as createConsoleSessions from './migrations/202611300900-create-console-sessions.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -37,6 +38,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611250300-create-audit-log': createAuditLog,
   '202611271000-merge-upload-indexes': mergeUploadIndexes,
   '202611271700-add-payment-owner': addPaymentOwner,
+  '202611300900-create-console-sessions': createConsoleSessions,
 };
 
 class StaticMigrationProvider implements MigrationProvider {
