@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ERROR_CATALOGUE, SvcError, type ErrorCode } from '@svc/core';
 import { isMalformedMultipart } from './multipart-support.js';
 import type { RouteMethods } from './route-methods.js';
+import { closeLingering, lingerAfterRefusal } from './lingering-close.js';
 import { GatewayUnavailableError } from '../payments/payment-gateway.js';
 
 function codeForStatus(status: number): ErrorCode {
@@ -22,6 +23,9 @@ export function sendError(reply: FastifyReply, error: SvcError): FastifyReply {
   // contract §1: a refusal always carries the request id that the log carries too.
   reply.header('X-Request-Id', reply.request.id);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  // contract §1: a body refused before it has all arrived (over a limit, or unreadable: fastify
+  // then asks to close) is read and discarded for a while, so the client can read this answer.
+  if (error.status === 413 || reply.getHeader('connection') === 'close') lingerAfterRefusal(reply.server.server, reply.request.raw, reply.raw);
   return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody());
 }
 
@@ -52,6 +56,11 @@ export function toSvcError(error: unknown, request: FastifyRequest): SvcError {
 
 export function registerErrorBoundary(app: FastifyInstance, isHeadlessDisabled: () => boolean, routes: RouteMethods): void {
   app.setErrorHandler((error, request, reply) => sendError(reply, toSvcError(error, request)));
+  // Lingering sockets have had their answer; a shutdown does not wait out their bounds.
+  app.addHook('preClose', (done) => {
+    closeLingering(app.server);
+    done();
+  });
   app.setNotFoundHandler((request, reply) => {
     const headlessPath = request.url.startsWith('/svc/api/') || request.url.startsWith('/svc/tokens');
     if (headlessPath && isHeadlessDisabled()) return sendError(reply, new SvcError('HEADLESS_DISABLED'));

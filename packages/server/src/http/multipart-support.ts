@@ -63,6 +63,10 @@ export async function* multipartParts(request: FastifyRequest): AsyncGenerator<M
     }
     if (next.done) return;
     const part = next.value;
+    // busboy cuts a field at `fieldSize` and says so; a cut value must not pass for the whole one.
+    if (part.type === 'field' && part.valueTruncated) {
+      throw new SvcError('PAYLOAD_TOO_LARGE', `The multipart field "${part.fieldname.slice(0, 64)}" is larger than the body limit (server.bodyLimitKB).`);
+    }
     if (part.type === 'file') {
       // The parser may have failed the stream already (a whole body arrives in one chunk).
       const failed: unknown = part.file.errored;
