@@ -7,14 +7,30 @@ import type { Form, Values } from '@svc/core';
 import type { Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import { randomAlphanumeric, sha256, timeOrderedUuid } from '../security/token-crypto.js';
-import type { PaymentSummary } from '../notifications/delivery-service.js';
+import type { DeliveryService, PaymentSummary } from '../notifications/delivery-service.js';
 import { renderSubmissionTitle } from './submission-title.js';
 import { insertSubmission, insertSubmissions, type NewSubmission, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
 import { enqueueDeliveries, type NewDelivery } from '../notifications/outbox-repository.js';
-import type { CombinedWrite } from '../storage/write-batcher.js';
+import type { CombinedWrite, WriteBatcher } from '../storage/write-batcher.js';
 import { insertSubmissionBatch } from './submission-batch-statement.js';
 import { allIds, fileSlots } from './submit-files.js';
-import type { SubmitServices } from './submit-pipeline.js';
+import type { UploadService } from '../files/upload-service.js';
+import type { SpamLists } from '../security/spam-lists.js';
+import type { DraftService } from '../drafts/draft-service.js';
+
+/**
+ * What storing uses of the pipeline's SubmitServices, declared here so this module does not
+ * import the pipeline that calls it (issue #31 item 15: no import circles).
+ */
+export interface PersistServices {
+  readonly writes: WriteBatcher;
+  readonly uploads: UploadService;
+  readonly deliveries: DeliveryService;
+  readonly spamLists: SpamLists;
+  readonly drafts: DraftService;
+  readonly ipHash: (ip: string) => string;
+  readonly now: () => Date;
+}
 
 /** Runs in the submission's transaction; throwing rolls the submission back. */
 export type Claim = (trx: Transaction<Database>, submissionId: number | null) => Promise<void>;
@@ -81,7 +97,7 @@ const plainSubmissions: CombinedWrite<PlainSubmission, number> = {
   },
 };
 
-export async function persist(services: SubmitServices, input: PersistInput) {
+export async function persist(services: PersistServices, input: PersistInput) {
   const { form, values, spamReasons, ip, date, payment } = input;
   const claim = input.profile?.claim;
   const uid = timeOrderedUuid(date.getTime());
@@ -150,7 +166,7 @@ export async function persist(services: SubmitServices, input: PersistInput) {
  * Stores a submission its payment completed (issue #12): the normal persist, with the payment's
  * claim in the same transaction, so a second finaliser's transaction fails and stores nothing.
  */
-export async function storePaidSubmission(services: SubmitServices, form: Form, prepared: PreparedSubmission, payment: PaymentClaim) {
+export async function storePaidSubmission(services: PersistServices, form: Form, prepared: PreparedSubmission, payment: PaymentClaim) {
   const date = services.now();
   // The lists may have grown while the respondent paid; the meta checks ran at the checkpoint.
   const listed = services.spamLists.check(form, prepared.values, prepared.ip);
