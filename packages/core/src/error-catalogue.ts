@@ -51,6 +51,8 @@ export const ERROR_CATALOGUE = {
   DELIVERY_NOT_FOUND: { status: 404, message: 'Delivery not found.' },
   FILE_NOT_FOUND: { status: 404, message: 'File not found.' },
   FILE_REJECTED: { status: 400, message: 'The file was rejected.' },
+  // A write to the file store failed (disk full or read-only, S3 down): the client may retry.
+  STORAGE_UNAVAILABLE: { status: 503, message: 'Files cannot be stored right now; please try again shortly.' },
   ADMIN_FORBIDDEN: { status: 403, message: 'This API key does not allow the request.' },
   SUBMISSION_NOT_FOUND: { status: 404, message: 'Submission not found.' },
   QUERY_TOO_DEEP: { status: 400, message: 'The GraphQL query nests too deeply.' },

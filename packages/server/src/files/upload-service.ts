@@ -17,6 +17,7 @@ import { randomHex, timeOrderedToken } from '../security/token-crypto.js';
 import type { FileStore } from './file-store.js';
 import { FILE_KINDS, type FileKind, type Sniffed } from './file-kinds.js';
 import { spoolUpload, type Refusal, type SpoolTarget, type UploadRules } from './upload-receiver.js';
+import { intoStore, isDiskFailure, storageUnavailable } from './storage-failure.js';
 import * as repo from './upload-repository.js';
 import type { UploadOwner, UploadRow } from './upload-repository.js';
 
@@ -167,22 +168,30 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
         storageKey = `${form.uid.toLowerCase()}/${randomHex(16)}.${sniffed.extension.toLowerCase()}`;
         if (store.create) {
           const key = storageKey;
-          return { handle: await store.create(key), discard: () => store.delete(key) };
+          const create = store.create.bind(store);
+          return { handle: await intoStore(() => create(key)), discard: () => store.delete(key) };
         }
         tmpReady ??= mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
-        await tmpReady;
+        // A failed attempt is not kept: the next upload tries to make the spool directory again.
+        await intoStore(() => tmpReady as Promise<unknown>).catch((error: unknown) => {
+          tmpReady = null;
+          throw error;
+        });
         const path = join(options.tmpDir, `${randomHex(16)}.upload`);
         spoolPath = path;
-        return { handle: await openFile(path, 'wx', 0o600), discard: () => rm(path, { force: true }) };
+        return { handle: await intoStore(() => openFile(path, 'wx', 0o600)), discard: () => rm(path, { force: true }) };
       };
-      const spooled = await spoolUpload(file.stream, name, target.rules, open, { digest: wanted.digest === true });
+      const spooled = await spoolUpload(file.stream, name, target.rules, open, { digest: wanted.digest === true }).catch((error: unknown) => {
+        // A write that fails half-way (the disk filled up) is the store's trouble, not the request's.
+        throw isDiskFailure(error) ? storageUnavailable(error) : error;
+      });
       if (!spooled.ok) return { ok: false, refusal: spooled.refusal, message: refusalMessage(spooled.refusal, name, target) };
       const { sniffed, size } = spooled;
       const at = options.now();
       const id = timeOrderedToken(at.getTime());
       if (spoolPath !== null) {
         try {
-          await store.put(storageKey, createReadStream(spoolPath), { size, contentType: sniffed.mime });
+          await intoStore(() => store.put(storageKey, createReadStream(spoolPath as string), { size, contentType: sniffed.mime }));
         } finally {
           await rm(spoolPath, { force: true });
         }
