@@ -314,7 +314,8 @@ describe('drafts (contract §5)', () => {
     expect(saved.draft).toEqual({
       token: expect.stringMatching(/^[A-Za-z0-9]{40}$/),
       key: expect.stringMatching(/^[A-Za-z0-9]{25}$/),
-      resumeUrl: `http://localhost:3000/demo/resume?form=application&token=${saved.draft!.token}&key=${saved.draft!.key}`,
+      // The example's saveRedirectUrl is a path: svc puts its own address (the port it listens on) in front.
+      resumeUrl: `http://localhost:${new URL(live.baseUrl).port}/demo/resume?form=application&token=${saved.draft!.token}&key=${saved.draft!.key}`,
     });
     expect(session.draft).toEqual(saved.draft);
     expect(session.pageIndex).toBe(1);

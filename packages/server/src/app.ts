@@ -26,6 +26,7 @@ import type { AppContext } from './http/app-context.js';
 import { graphqlRoutes, rewriteGraphqlAlias } from './graphql/graphql-routes.js';
 import { watchForms } from './forms/form-watcher.js';
 import { createDraftService } from './drafts/draft-service.js';
+import { createServiceAddress } from './http/service-address.js';
 import { createIdempotencyStore } from './submissions/idempotency-store.js';
 import { startPurgeJob } from './storage/purge-job.js';
 import { createSpamLists } from './security/spam-lists.js';
@@ -138,7 +139,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const spamFields = createSpamFieldNames(secret);
     const captcha = createCaptchaVerifier(config.captcha);
     const cors = createCorsPolicies(config);
-    const drafts = createDraftService(database.db, secret, config.drafts.ttlDays, now);
+    // issue #31: links svc hands out and URLs it fetches from itself follow the port it listens on.
+    const address = createServiceAddress(config.server);
+    app.addHook('onListen', async () => {
+      const listening = app.server.address();
+      if (typeof listening === 'object' && listening) address.listening(listening.port);
+    });
+    const drafts = createDraftService(database.db, secret, config.drafts.ttlDays, now, address.resolve);
     const limiterStore = config.redis.url ? createRedisStore(config.redis.url, config.redis.keyPrefix) : createMemoryStore(() => now().getTime());
     cleanups.push(() => limiterStore.close(), () => app.close());
     // Booting without Redis is allowed (limited routes answer 503 until it is back); say so.
@@ -222,7 +229,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       draftTtlDays: config.drafts.ttlDays,
       now,
     };
-    const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log });
+    const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log, address });
     const payments = await createPaymentServices(config, { db: database.db, dialect: database.dialect, forms, submit, secret, now, log: app.log });
     cleanups.push(() => payments.close());
     const context: AppContext = {

@@ -1,8 +1,8 @@
 /**
  * The demo's resume link in Chromium (issue #11): job-application's `saveRedirectUrl` names the
  * resume page svc serves under /demo/, and that page, opened from the link, restores the draft.
- * The example points at http://localhost:3000 (where `npm start` listens); the test's service
- * listens elsewhere, so the link is opened with its path and query on the test's service.
+ * The example's link is a path that svc completes with its own address, so it names the port the
+ * test's service listens on (issue #31); it is opened on the harness's origin for that service.
  */
 import { expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
@@ -32,7 +32,7 @@ describeWithChromium('the demo resume page in Chromium', () => {
     const link = form.locator('[part=draft] a[part=resume-link]');
     await expect.poll(() => link.count(), WAIT).toBe(1);
     const resumeUrl = new URL((await link.getAttribute('href')) as string);
-    expect(`${resumeUrl.origin}${resumeUrl.pathname}`).toBe('http://localhost:3000/demo/resume');
+    expect(`${resumeUrl.origin}${resumeUrl.pathname}`).toBe(`http://localhost:${new URL(harness.serviceOrigin).port}/demo/resume`);
     expect(resumeUrl.searchParams.get('form')).toBe('job-application');
     expect(resumeUrl.searchParams.get('token')).toBeTruthy();
     expect(resumeUrl.searchParams.get('key')).toBeTruthy();

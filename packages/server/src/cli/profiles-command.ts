@@ -54,7 +54,7 @@ export async function runProfilesSign(options: SignOptions): Promise<number> {
       ...(options.subject ? { subject: options.subject } : {}),
     });
     process.stdout.write(`${token}\n`);
-    if (profile.config.linkTemplate) process.stdout.write(`${profile.config.linkTemplate.replaceAll('{token}', encodeURIComponent(token))}\n`);
+    if (profile.config.linkTemplate) process.stdout.write(`${svc.context.profiles.address.resolve(profile.config.linkTemplate.replaceAll('{token}', encodeURIComponent(token)))}\n`);
     return 0;
   } finally {
     await svc.close();

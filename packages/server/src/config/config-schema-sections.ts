@@ -21,7 +21,10 @@ export const AuthSection = Type.Object(
         {
           issuer: Type.String({ minLength: 1, description: 'The `iss` a token must carry.' }),
           audience: Type.String({ minLength: 1, description: 'The `aud` a token must carry.' }),
-          jwksUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { default: null, description: 'JWKS of the issuer (cached; refreshed on an unknown kid).' }),
+          jwksUrl: Type.Union([Type.String({ format: 'uri' }), Type.String({ pattern: '^/(?!/)\\S*$' }), Type.Null()], {
+            default: null,
+            description: 'JWKS of the issuer (cached; refreshed on an unknown kid); a path such as /demo/jwks.json is on svc itself (server.publicUrl, else the port it listens on).',
+          }),
           publicKey: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'A PEM public key (SPKI), instead of a JWKS.' }),
           algorithms: Type.Array(StringEnum(['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA']), {
             minItems: 1,

@@ -1,6 +1,7 @@
 /**
  * The demo's resume page (issue #11): where a saved draft's link leads, e.g. job-application's
- * `saveRedirectUrl`, http://localhost:3000/demo/resume?form=job-application&token={token}&key={key}.
+ * `saveRedirectUrl`, /demo/resume?form=job-application&token={token}&key={key} (svc puts its own
+ * address in front: http/service-address.ts).
  * It renders one `<svc-form>` for `?form=` and hands it the draft through the `draft-token` and
  * `draft-key` attributes. The query is read by the page's script and only ever set as attributes
  * and text, never written into the HTML, so a crafted link cannot add markup.

@@ -46,7 +46,7 @@ function isContent(value: unknown): value is DraftContent {
   );
 }
 
-export function createDraftService(db: Kysely<Database>, secret: string, ttlDays: number, clock: () => Date): DraftService {
+export function createDraftService(db: Kysely<Database>, secret: string, ttlDays: number, clock: () => Date, resolveUrl: (url: string) => string = (url) => url): DraftService {
   const keyFor = (draftKey: string) => deriveKey(secret, 'draft', draftKey);
   const expiry = (now: Date) => new Date(now.getTime() + ttlDays * 86_400_000).toISOString();
   const wellFormed = (token: string, key: string) =>
@@ -100,7 +100,8 @@ export function createDraftService(db: Kysely<Database>, secret: string, ttlDays
     resumeUrl(form, token, key) {
       const template = form.settings.saveRedirectUrl;
       if (!template) return null;
-      return template.replaceAll('{token}', encodeURIComponent(token)).replaceAll('{key}', encodeURIComponent(key));
+      // A template written as a path (`/demo/resume?…`) is on svc itself (http/service-address.ts).
+      return resolveUrl(template.replaceAll('{token}', encodeURIComponent(token)).replaceAll('{key}', encodeURIComponent(key)));
     },
   };
 }

@@ -8,7 +8,9 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 
-export const DEMO_ISSUER = 'http://localhost:3000/demo';
+// A name, not an address: `svc profiles login-token` runs without the server, so it cannot know
+// the port the demo listens on (issue #31); only the JWKS is fetched, from svc's own address.
+export const DEMO_ISSUER = 'svc-demo-issuer';
 export const DEMO_AUDIENCE = 'svc-demo';
 export const DEMO_JWKS_PATH = '/demo/jwks.json';
 const KID = 'svc-demo-1';

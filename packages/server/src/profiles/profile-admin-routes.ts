@@ -50,7 +50,7 @@ export async function profileAdminRoutes(app: FastifyInstance, ctx: AppContext, 
       prefill: stringMap(body['prefill'], 'prefill'),
       ...(typeof subject === 'string' ? { subject } : {}),
     });
-    const link = profile.config.linkTemplate ? profile.config.linkTemplate.replaceAll('{token}', encodeURIComponent(token)) : null;
+    const link = profile.config.linkTemplate ? feature.address.resolve(profile.config.linkTemplate.replaceAll('{token}', encodeURIComponent(token))) : null;
     // issue #15: who handed out a link, for what, never the token itself.
     await appendAudit(
       ctx.database.db,

@@ -8,6 +8,7 @@ import type { Config } from '../config/config-schema.js';
 import type { Database } from '../storage/database-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { AppContext } from '../http/app-context.js';
+import type { ServiceAddress } from '../http/service-address.js';
 import { createBearerVerifier } from './profile-auth.js';
 import { createLinkTokens, type LinkTokens } from './profile-link-tokens.js';
 import { createProfileRegistry, type ProfileRegistry } from './profile-registry.js';
@@ -19,11 +20,13 @@ export interface ProfileFeature {
   readonly registry: ProfileRegistry;
   readonly services: ProfileServices;
   readonly links: LinkTokens;
+  /** svc's own address: a `linkTemplate` written as a path is on svc itself. */
+  readonly address: ServiceAddress;
 }
 
 export async function createProfileServices(
   config: Config,
-  deps: { db: Kysely<Database>; forms: FormRegistry; secret: string; now: () => Date; log: FastifyBaseLogger },
+  deps: { db: Kysely<Database>; forms: FormRegistry; secret: string; now: () => Date; log: FastifyBaseLogger; address: ServiceAddress },
 ): Promise<ProfileFeature> {
   // Provider paths were resolved against the config file by the loader; others against the cwd.
   const registry = await createProfileRegistry(config, deps.forms, process.cwd());
@@ -31,9 +34,10 @@ export async function createProfileServices(
   return {
     registry,
     links,
+    address: deps.address,
     services: {
       db: deps.db,
-      bearer: createBearerVerifier(config.auth),
+      bearer: createBearerVerifier(config.auth, { resolveUrl: deps.address.resolve, log: deps.log }),
       links,
       log: (error) => deps.log.error({ err: error }, 'a profile context provider failed'),
       now: deps.now,
