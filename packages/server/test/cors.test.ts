@@ -280,6 +280,25 @@ describe('CORS on the headless routes', () => {
         for (const header of granted) expect(ALLOW_HEADERS).toContain(header);
       },
     );
+    it.each(['/svc/payments/stripe/payment-intents', submitUrl('contact'), '/graphql'])(
+      'grants FF-Stripe-Integration, the official Stripe extension header, on %s, and offers exactly the contract set',
+      async (url) => {
+        const asked = await preflight(svc, url, 'https://a.example.test', 'Content-Type, FF-Stripe-Integration, X-CSRF-Token');
+        expect(asked.statusCode).toBe(204);
+        expect(headerList(asked.headers['access-control-allow-headers'])).toEqual(['Content-Type', 'FF-Stripe-Integration', 'X-CSRF-Token']);
+        // Nothing asked: the whole set, as contract §6 spells it, and nothing else.
+        const offered = await preflight(svc, url, 'https://a.example.test');
+        expect(headerList(offered.headers['access-control-allow-headers'])).toEqual([
+          'Content-Type',
+          'X-CSRF-Token',
+          'X-Svc-Upload-Token',
+          'Idempotency-Key',
+          'Authorization',
+          'Cache-Control',
+          'FF-Stripe-Integration',
+        ]);
+      },
+    );
   });
 
   describe('per-form allow-lists', () => {

@@ -17,9 +17,10 @@ declare module 'fastify' {
   }
 }
 
-// The contract §6 set, plus the header the official Stripe extension sends to the intent routes
-// (contract §12: the clients win; without it every cross-origin payment fails its preflight).
-const ALLOWED_HEADERS = ['Content-Type', 'X-CSRF-Token', 'X-Svc-Upload-Token', 'Idempotency-Key', 'Authorization', 'Cache-Control', 'FF-STRIPE-INTEGRATION'];
+// Exactly the contract §6 set, spelt as there. FF-Stripe-Integration is the header the official
+// Stripe extension sends to the intent routes (§12): without it every cross-origin payment fails
+// its preflight.
+const ALLOWED_HEADERS = ['Content-Type', 'X-CSRF-Token', 'X-Svc-Upload-Token', 'Idempotency-Key', 'Authorization', 'Cache-Control', 'FF-Stripe-Integration'];
 const ALLOWED_HEADER_SET = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
 
 export interface CorsPolicies {
