@@ -10,27 +10,7 @@ import type { ResolvedProfile } from './profile-registry.js';
 import type { PropertyValues } from './profile-properties.js';
 import type { VerifiedUser } from './profile-auth.js';
 import type { LinkClaims } from './profile-link-tokens.js';
-
-/** What a context provider and a template see. */
-export interface ProfileRequestContext {
-  readonly profile: string;
-  readonly form: string;
-  readonly properties: PropertyValues;
-  readonly user: Readonly<Record<string, unknown>> | null;
-  readonly token: { readonly subject: string; readonly prefill: Readonly<Record<string, string>> } | null;
-}
-
-type Decision = boolean | Promise<boolean>;
-type FieldValues = Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>>;
-
-/** The module a profile's `contextProvider` names; every export is optional. */
-export interface ContextProvider {
-  canAccessManifest?(context: ProfileRequestContext): Decision;
-  canSubmit?(context: ProfileRequestContext): Decision;
-  defaultValues?(context: ProfileRequestContext): FieldValues;
-  hiddenFields?(context: ProfileRequestContext): FieldValues;
-  lockedFields?(context: ProfileRequestContext): FieldValues;
-}
+import type { ProfileRequestContext } from './profile-types.js';
 
 export interface ProfileContext {
   readonly request: ProfileRequestContext;

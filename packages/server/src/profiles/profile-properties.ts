@@ -4,10 +4,9 @@
  * properties, and raw identifier parameters, are refused with PROFILE_PROPERTY_INVALID.
  */
 import { SvcError } from '@svc/core';
-import type { ProfileConfig } from './profile-registry.js';
+import type { ProfileConfig, PropertyValue, PropertyValues } from './profile-types.js';
 
-export type PropertyValue = string | number | boolean;
-export type PropertyValues = Readonly<Record<string, PropertyValue>>;
+export type { PropertyValue, PropertyValues } from './profile-types.js';
 
 /** Parameters that would let a caller name records directly instead of through the profile. */
 const RAW_IDENTIFIERS = new Set(['id', 'uid', 'elementId', 'submissionId', 'userId']);

@@ -7,10 +7,8 @@ import { resolve } from 'node:path';
 import { SvcError, type Form } from '@svc/core';
 import type { Config } from '../config/config-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
-import type { ContextProvider } from './profile-context.js';
+import type { ContextProvider, ProfileConfig } from './profile-types.js';
 import { profileCacheProblem } from './profile-cache.js';
-
-export type ProfileConfig = Config['headless']['profiles'][string];
 
 export interface ResolvedProfile {
   readonly name: string;
