@@ -32,17 +32,41 @@ describe('health', () => {
     expect(res.json()).toEqual({ status: 'ready', checks: { database: 'ok', forms: 'ok', files: 'ok' } });
   });
 
-  it('/readyz answers 503 naming the database while a migration of this build has not run', async () => {
-    const db = svc.context.database.db as unknown as import('kysely').Kysely<{ svc_migrations: { name: string } }>;
-    const last = await db.selectFrom('svc_migrations').select('name').orderBy('name', 'desc').limit(1).executeTakeFirstOrThrow();
-    await db.deleteFrom('svc_migrations').where('name', '=', last.name).execute();
+  it('/readyz answers 503 naming the database while a migration of this build has not run, reading the migration list at most every 30 s', async () => {
+    let clock = Date.parse('2026-11-27T12:00:00Z');
+    const timed = await createTestApp({ now: () => new Date(clock) });
+    const db = timed.context.database.db as unknown as import('kysely').Kysely<{ svc_migrations: { name: string } }>;
+    try {
+      expect((await timed.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      const last = await db.selectFrom('svc_migrations').select('name').orderBy('name', 'desc').limit(1).executeTakeFirstOrThrow();
+      await db.deleteFrom('svc_migrations').where('name', '=', last.name).execute();
+      // Within the cache the list is not read again.
+      expect((await timed.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      clock += 30_000;
+      const res = await timed.app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ status: 'not_ready', checks: { database: 'failing', files: 'ok' } });
+      // A database found behind is asked again at once.
+      await db.insertInto('svc_migrations').values({ name: last.name, timestamp: new Date().toISOString() } as never).execute();
+      expect((await timed.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it('/readyz answers 503 naming the database when a table svc uses does not answer (renamed away), and 200 once it is back', async () => {
+    const db = svc.context.database.db;
+    const { sql } = await import('kysely');
+    await sql`alter table svc_submissions rename to svc_submissions_away`.execute(db);
     try {
       const res = await svc.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ status: 'not_ready', checks: { database: 'failing', files: 'ok' } });
+      expect(res.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', forms: 'ok', files: 'ok' } });
+      expect(res.body).not.toContain('svc_submissions');
     } finally {
-      await db.insertInto('svc_migrations').values({ name: last.name, timestamp: new Date().toISOString() } as never).execute();
+      await sql`alter table svc_submissions_away rename to svc_submissions`.execute(db);
     }
+    expect((await svc.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 
   it('/readyz answers 503 naming Redis and the file store when they cannot be reached, and says no more', async () => {

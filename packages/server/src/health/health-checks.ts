@@ -1,8 +1,10 @@
 /**
- * Readiness (issue #16): whether this instance can serve forms now: the database answers and is
- * migrated to this build, forms are loaded, Redis answers when it is configured, and the file
- * store takes a write. Each check is cheap; the store's write is cached for 30 seconds so a
- * load balancer probing every second does not write a file every second.
+ * Readiness (issue #16): whether this instance can serve forms now: the database answers, is
+ * migrated to this build and its tables answer, forms are loaded, Redis answers when it is
+ * configured, and the file store takes a write. Each check is cheap: the migration list and the
+ * store's write are cached for 30 seconds so a load balancer probing every second does not read
+ * the list or write a file every second, and the tables cost one statement per group that reads
+ * no row (issue #32: a table renamed away left /readyz at 200).
  */
 import { sql } from 'kysely';
 import { Readable } from 'node:stream';
@@ -30,6 +32,27 @@ export interface Readiness {
 }
 
 const STORE_CACHE_MS = 30_000;
+const MIGRATIONS_CACHE_MS = 30_000;
+
+/**
+ * The tables svc reads and writes, by the feature that owns them; a new table joins its group.
+ * One statement per group names every table in it and matches no row, so the database only
+ * resolves the names (a missing or renamed table fails it) and the log says which group failed.
+ */
+const TABLE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  forms: ['svc_forms', 'svc_fields'],
+  submissions: ['svc_submissions', 'svc_drafts', 'svc_idempotency_keys'],
+  files: ['svc_files'],
+  deliveries: ['svc_deliveries', 'svc_delivery_attempts'],
+  payments: ['svc_payments', 'svc_payment_checkpoints', 'svc_payment_events'],
+  links: ['svc_spent_links', 'svc_classic_flashes', 'svc_classic_sessions', 'svc_audit_log'],
+};
+
+const GROUP_PROBES = Object.entries(TABLE_GROUPS).map(([group, tables]) => ({
+  group,
+  // Names from the list above, never from a request.
+  statement: sql.raw(tables.map((table) => `select 1 from ${table} where 1 = 0`).join(' union all ')),
+}));
 const CHECK_TIMEOUT_MS = 2_000;
 
 /** A check that fails instead of hanging: a probe must answer even when a dependency does not. */
@@ -47,10 +70,26 @@ async function bounded(check: () => Promise<CheckResult>): Promise<CheckResult> 
 
 export function createReadiness(deps: ReadinessDeps): () => Promise<Readiness> {
   let storeChecked: { at: number; result: CheckResult } | null = null;
+  // Only a database found migrated is remembered: one that is not is asked again next time.
+  let migratedAt: number | null = null;
   const database = async (): Promise<CheckResult> => {
-    await sql`select 1`.execute(deps.database.db);
-    const pending = await pendingMigrations(deps.database);
-    return pending.length === 0 ? { ok: true, detail: deps.database.dialect } : { ok: false, problem: `${pending.length} migration(s) not run: svc migrate` };
+    const now = deps.now().getTime();
+    if (migratedAt === null || now - migratedAt >= MIGRATIONS_CACHE_MS) {
+      const pending = await pendingMigrations(deps.database);
+      if (pending.length > 0) {
+        migratedAt = null;
+        return { ok: false, problem: `${pending.length} migration(s) not run: svc migrate` };
+      }
+      migratedAt = now;
+    }
+    for (const { group, statement } of GROUP_PROBES) {
+      try {
+        await statement.execute(deps.database.db);
+      } catch (error) {
+        return { ok: false, problem: `the ${group} tables do not answer: ${error instanceof Error ? error.message : 'failed'}` };
+      }
+    }
+    return { ok: true, detail: deps.database.dialect };
   };
   const store = async (): Promise<CheckResult> => {
     const now = deps.now().getTime();
