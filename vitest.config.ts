@@ -21,9 +21,9 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     // Deadlines for hangs, not for speed: a suite that starts svc from source (about 5 s of CPU
-    // through tsx) took 25-41 s on two cores shared with other work, past the 20 s it had.
-    testTimeout: 60_000,
-    hookTimeout: 90_000,
+    // through tsx) took 25-50 s on two cores shared with other work, past the 20 s it had.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // Suites that share PostgreSQL create their own databases, so files may run in parallel.
     pool: 'forks',
     // issue #16: every answer of every HTTP suite is checked against the OpenAPI document.
