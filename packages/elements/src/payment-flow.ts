@@ -1,7 +1,8 @@
 /**
  * A form's card payment in `<svc-form>` (issue #12, contract §8): Stripe's Payment Element,
  * mounted when the payment field is first shown, an intent the service prices from the form's
- * values (re-priced, debounced, as the amount fields change), and the final submit done as
+ * values (re-priced when an amount field is committed: a choice made, a typed amount left), and
+ * the final submit done as
  * checkpoint → elements.submit → confirmPayment → the service's callback, never the plain submit.
  * Stripe Elements cannot mount inside a shadow root, so the Payment Element lives in a light-DOM
  * child of the element that the field shows through a named `<slot>` (as captchas do).
@@ -10,7 +11,7 @@ import { SvcClientError, type FormSession, type ManifestField, type SubmitRespon
 import {
   checkpointPayment, createPaymentIntent, paymentCompletionUrl, paymentConfigOf, paymentReturnUrl, updatePaymentAmount, type PaymentConfig,
 } from '@svc/client/payments';
-import { computeVisibility, currencyFactor } from '@svc/core';
+import { computeVisibility, currencyFactor, validateValues } from '@svc/core';
 import { h } from './dom-builder.js';
 import { loadStripe, type StripeApi, type StripeElements, type StripePaymentElement } from './stripe-js-loader.js';
 
@@ -78,8 +79,10 @@ export class PaymentFlow {
   #amountText = '';
   #mounted: Promise<Mounted> | null = null;
   #mountFailed = false;
-  /** The amount fields' values (and visibility) the intent was last priced for, or asked to be. */
-  #amountKey: string | null = null;
+  /** The amount fields' values (and visibility) the intent was last asked to be priced for. */
+  #requestedKey: string | null = null;
+  /** The values `#amountText` was priced for: the amount is shown only while the fields still hold them. */
+  #pricedKey: string | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #updating: Promise<unknown> = Promise.resolve();
   #cardEmpty = true;
@@ -111,18 +114,41 @@ export class PaymentFlow {
   }
 
   /**
-   * After every render and change: a shown field mounts the Payment Element (once; a failed mount
-   * is retried by pay(), not on every keystroke), and a change to the amount re-prices the intent.
+   * After every render and change (each keystroke too): a shown field mounts the Payment Element
+   * (once; a failed mount is retried by pay(), not on every keystroke). An amount the fields no
+   * longer hold is taken off the status line at once; nothing is asked of the service here.
    */
   sync(shown: boolean): void {
     if (!this.configured) return;
     if (shown && !this.#mounted && !this.#mountFailed) this.#mount().catch((error: unknown) => this.#options.showErrors([messageOf(error)], error));
-    if (!this.#mounted) return;
+    // Other texts ("Updating the amount…") say what is under way and are left to it.
+    if (this.#mounted && (this.#statusText === this.#amountText || this.#statusText === '')) this.#setStatus(this.#shownAmount());
+  }
+
+  /**
+   * A field was committed (a `change`: a choice made, a typed value left). The amount fields are
+   * checked here first, and the intent re-priced only when they pass, so a half-typed or invalid
+   * amount never reaches the service (it answered 422 per keystroke before). Returns the amount
+   * fields' own problems by handle, for the element to show on those fields.
+   *
+   * @example
+   * const problems = flow.commit(); // { otherAmount: ['Enter a number no greater than 5000'] }
+   */
+  commit(): Readonly<Record<string, readonly string[]>> {
+    const problems = this.#amountProblems();
+    if (!this.configured || !this.#mounted) return problems;
     const key = this.#key();
-    if (key === this.#amountKey) return;
-    this.#amountKey = key;
+    if (key === this.#requestedKey) return problems;
     clearTimeout(this.#timer);
+    if (Object.keys(problems).length > 0) {
+      // The amount field says what is wrong; an older "choose an amount" on the payment goes.
+      if (this.#shownError === 'amount') this.#clearShownError();
+      this.sync(true);
+      return problems;
+    }
+    this.#requestedKey = key;
     this.#timer = setTimeout(() => void this.#updateAmount(true).catch(() => undefined), AMOUNT_DEBOUNCE_MS);
+    return problems;
   }
 
   /**
@@ -152,13 +178,16 @@ export class PaymentFlow {
     try {
       this.#setStatus('Checking your answers…');
       const { stripe, elements, intentId } = await this.#mount();
-      // The service checks that the intent charges what the values give; the latest values are priced first.
+      // The service checks that the intent charges what the values give; the latest values are
+      // priced first. An invalid amount field is not sent: the checkpoint's local check refuses it.
       clearTimeout(this.#timer);
-      this.#amountKey = this.#key();
-      await this.#updateAmount(false);
+      if (Object.keys(this.#amountProblems()).length === 0) {
+        this.#requestedKey = this.#key();
+        await this.#updateAmount(false);
+      }
       const refusal = await checkpointPayment(session, this.config, intentId);
       if (refusal) {
-        this.#setStatus(this.#amountText);
+        this.#setStatus(this.#shownAmount());
         return refusal;
       }
       this.#setStatus('Processing your payment…');
@@ -174,7 +203,7 @@ export class PaymentFlow {
       globalThis.location.assign(paymentCompletionUrl(returnUrl, intentId));
       return null;
     } catch (error) {
-      this.#setStatus(this.#amountText);
+      this.#setStatus(this.#shownAmount());
       if (!(error instanceof SvcClientError) || error.code !== 'PAYMENT_AMOUNT_INVALID') throw error;
       this.#shownError = 'amount';
       this.#options.showErrors([error.message]);
@@ -194,7 +223,8 @@ export class PaymentFlow {
     const { session } = this.#options;
     const { config } = this;
     this.#mountFailed = false;
-    this.#amountKey = this.#key();
+    const key = this.#key();
+    this.#requestedKey = key;
     this.#setStatus('Loading the payment form…');
     const mounting = Promise.all([loadStripe(config.scriptUrl as string, config.publishableKey as string), createPaymentIntent(session, config)]).then(
       ([stripe, intent]) => {
@@ -206,7 +236,7 @@ export class PaymentFlow {
           if (this.#shownError === 'card') this.#clearShownError();
         });
         element.mount(this.#mountPoint);
-        this.#showAmount(intent.amount, intent.currency);
+        this.#showAmount(intent.amount, intent.currency, key);
         return { stripe, elements, element, intentId: intent.id };
       },
     );
@@ -228,18 +258,22 @@ export class PaymentFlow {
       const mounted = this.#mounted;
       if (!mounted) return;
       const { elements, intentId } = await mounted;
+      // The request is built from the values now; the amount it answers belongs to these.
+      const key = this.#key();
       this.#setStatus('Updating the amount…');
       try {
         const updated = await updatePaymentAmount(this.#options.session, this.config, intentId);
-        this.#showAmount(updated.amount, updated.currency);
+        this.#showAmount(updated.amount, updated.currency, key);
         if (this.#shownError === 'amount') this.#clearShownError();
         // Stripe's fields follow the intent (some payment methods depend on the amount).
         await elements.fetchUpdates();
       } catch (error) {
-        this.#setStatus(this.#amountText);
-        if (!report) throw error;
-        // An amount the payer has yet to choose is theirs to fix, not a failure to report.
+        // An amount the payer has yet to choose is theirs to fix, not a failure to report; no
+        // amount is shown for it (the last good one would be stale).
         const invalid = error instanceof SvcClientError && error.code === 'PAYMENT_AMOUNT_INVALID';
+        if (invalid) this.#showAmount(null, this.config.currency, key);
+        else this.#setStatus(this.#shownAmount());
+        if (!report) throw error;
         if (invalid) this.#shownError = 'amount';
         this.#options.showErrors([messageOf(error)], invalid ? undefined : error);
         throw error;
@@ -251,7 +285,7 @@ export class PaymentFlow {
   }
 
   #cardFailed(message: string | undefined): null {
-    this.#setStatus(this.#amountText);
+    this.#setStatus(this.#shownAmount());
     this.#shownError = 'card';
     this.#options.showErrors([message || 'The payment could not be completed. Please check your card details.']);
     return null;
@@ -263,9 +297,24 @@ export class PaymentFlow {
     this.#options.showErrors([]);
   }
 
-  #showAmount(minor: number, currency: string): void {
-    this.#amountText = `Amount to pay: ${formatAmount(minor, currency)}`;
-    this.#setStatus(this.#amountText);
+  /** The amount the intent now charges for the values `key` names (null: none can be charged). */
+  #showAmount(minor: number | null, currency: string, key: string): void {
+    this.#amountText = minor === null ? '' : `Amount to pay: ${formatAmount(minor, currency)}`;
+    this.#pricedKey = key;
+    this.#setStatus(this.#shownAmount());
+  }
+
+  /** The priced amount while the amount fields still hold what it was priced for, else nothing. */
+  #shownAmount(): string {
+    return this.#key() === this.#pricedKey ? this.#amountText : '';
+  }
+
+  /** Local problems of the shown amount fields (a number out of its bounds, not a number). */
+  #amountProblems(): Record<string, string[]> {
+    const { session } = this.#options;
+    const hidden = computeVisibility(session.model, session.normalisedValues()).hiddenFields;
+    const fields = session.model.fields.filter((f) => this.config.amountFields.includes(f.handle as string) && !hidden.has(f.handle as string));
+    return validateValues(fields, session.values, session.normalisedValues()).errors;
   }
 
   #setStatus(text: string): void {

@@ -210,6 +210,13 @@ export class SvcFormElement extends HTMLElement {
       this.#captchas?.count && session.pageIndex === session.totalPages - 1 ? h('slot', { name: 'captcha', part: 'captcha' }) : null,
       this.#buttons.element,
     );
+    // A committed change (a choice made, a typed value left) is when the payment re-prices, after
+    // checking the amount fields, whose own problems are shown on them then (issue #31).
+    form.addEventListener('change', (event) => {
+      const problems = this.#payment?.commit();
+      const handle = (event.target as Element | null)?.closest?.('[data-field]')?.getAttribute('data-field');
+      if (problems && handle && this.#payment?.config.amountFields.includes(handle)) showFieldMessages(this.#errorTargets(), handle, problems[handle] ?? []);
+    });
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.#run(session.pageIndex < session.totalPages - 1 ? 'next' : 'submit');

@@ -2,12 +2,15 @@
  * `<svc-form>` taking a card payment in Chromium (issue #12): the example donation form (a `gift`
  * select of $10/$25/$50 giving the amount, and a required payment field) against the service wired
  * to the local Stripe double, whose fake Stripe.js the element loads from the manifest's scriptUrl.
- * The element makes the intent when the field is shown, re-prices it as the gift changes, and on
- * submit runs checkpoint → elements.submit → confirmPayment → the service's callback; the plain
- * submit route is never called, and saving a draft charges nothing.
+ * The element makes the intent when the field is shown, re-prices it when an amount field is
+ * committed (a gift chosen, a typed amount left) and passes its checks, and on submit runs
+ * checkpoint → elements.submit → confirmPayment → the service's callback, whose page in the demo
+ * has the demo's look and a link back to the form; the plain submit route is never called, and
+ * saving a draft charges nothing.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { FIELD_MESSAGES } from '@svc/core';
 import { startStripeDouble, type StripeDouble } from '../../../server/src/payments/stripe-double/stripe-double-server.js';
 import { describeWithChromium } from './support/chromium.js';
 import { startBrowserHarness, type BrowserHarness, type TrackedPage } from './support/browser-harness.js';
@@ -34,6 +37,16 @@ function recordSubmitIntents(tracked: TrackedPage): string[] {
     intents.push(String((JSON.parse(request.postData() ?? '{}') as { intent?: unknown }).intent));
   });
   return intents;
+}
+
+/** The amount each re-pricing request (`POST …/payment-intents/{id}/amount`) carried, as it is sent. */
+function recordRepricing(tracked: TrackedPage): unknown[] {
+  const sent: unknown[] = [];
+  tracked.page.on('request', (request) => {
+    if (request.method() !== 'POST' || !/\/payment-intents\/[^/]+\/amount$/.test(new URL(request.url()).pathname)) return;
+    sent.push((JSON.parse(request.postData() ?? '{}') as { values?: { otherAmount?: unknown } }).values?.otherAmount);
+  });
+  return sent;
 }
 
 async function fillDonor(form: Locator, email: string, gift: string): Promise<void> {
@@ -109,6 +122,13 @@ describeWithChromium('<svc-form> taking a card payment', () => {
     const stored = await storedSubmissions(harness.svc, 'donation');
     expect(stored.length, pageProblems(tracked)).toBe(before + 1);
     expect(stored.at(-1)?.values).toMatchObject({ name: 'Ada Donor', email: 'ada-paid@example.test', gift: '50', payment: paidId });
+    // The page the payer lands on has the demo's look and a way back to the form (issue #31).
+    const page = tracked.page;
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(246, 247, 249)');
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('main') as Element).maxWidth)).toBe(`${52 * 16}px`);
+    const back = page.getByRole('link', { name: 'Back to the form' });
+    expect(await back.evaluate((a) => (a as HTMLAnchorElement).href)).toBe(`${harness.serviceOrigin}/demo/#title-donation`);
+    expect(tracked.problems.filter((p) => /Content Security Policy|Refused to/i.test(p)), pageProblems(tracked)).toEqual([]);
     expect(await paymentRow(harness, paidId!)).toMatchObject({ submission_id: stored.at(-1)?.id, amount: 5000, currency: 'usd' });
     expect(submits).toEqual(['saveDraft']);
     expect(serviceCalls(tracked).filter((path) => path.endsWith('/checkpoint'))).toHaveLength(1);
@@ -182,13 +202,53 @@ describeWithChromium('<svc-form> taking a card payment', () => {
     await expect.poll(() => text(errors), WAIT).toBe('Choose an amount to pay');
     expect(serviceCalls(tracked).some((path) => path.endsWith('/checkpoint'))).toBe(false);
 
+    // The typed amount is priced once it is left (a change), not while it is typed.
     await form.locator('#svc-otherAmount').fill('30');
+    await form.locator('#svc-otherAmount').press('Tab');
     await expect.poll(() => text(form.locator('[part=payment-status]')), WAIT).toContain('30.00');
     await expect.poll(() => text(errors), WAIT).toBe('');
     expect(double.intents().at(-1)?.amount).toBe(3000);
 
     const serious = (await runAxe(tracked.page, 'svc-form[handle="donation"]')).filter(isSerious);
     expect(serious, describeViolations(serious)).toEqual([]);
+  });
+
+  it('a typed amount shows no amount and sends nothing while it is typed, is checked when it is left, and only a valid one is re-priced', { timeout: TEST_TIMEOUT }, async () => {
+    const tracked = await harness.newPage();
+    const repriced = recordRepricing(tracked);
+    const form = await openForm(tracked, harness.formUrl('donation'), 'donation');
+    await cardInput(tracked.page).waitFor({ state: 'visible', timeout: WAIT.timeout });
+    const status = form.locator('[part=payment-status]');
+    const other = form.locator('#svc-otherAmount');
+    const otherErrors = form.locator('#svc-otherAmount-errors');
+    await fillDonor(form, 'ada-typed@example.test', 'other');
+    await other.fill('30');
+    await other.press('Tab');
+    await expect.poll(() => text(status), WAIT).toContain('30.00');
+    const sentBefore = repriced.length;
+
+    // Typed key by key, slower than any debounce: the $30.00 goes at the first key, and no key
+    // asks the service for a price (each was a request answered 422 before).
+    await other.fill('');
+    await other.pressSequentially('50000', { delay: 450 });
+    expect(await text(status)).toBe('');
+    expect(repriced.slice(sentBefore)).toEqual([]);
+
+    // Left invalid: the field says why at once, still no amount and no request.
+    await other.press('Tab');
+    await expect.poll(() => text(otherErrors), WAIT).toBe(FIELD_MESSAGES.aboveMax(5000));
+    expect(await other.getAttribute('aria-invalid')).toBe('true');
+    expect(await text(status)).toBe('');
+    expect(await text(form.locator('[data-field=payment] [part=errors]'))).toBe('');
+    expect(repriced.slice(sentBefore)).toEqual([]);
+
+    // A valid amount, left: its error goes and it is priced, once.
+    await other.fill('40');
+    await other.press('Tab');
+    await expect.poll(() => text(status), WAIT).toContain('40.00');
+    expect(await text(otherErrors)).toBe('');
+    expect(repriced.slice(sentBefore)).toEqual(['40']);
+    expect(double.intents().at(-1)?.amount).toBe(4000);
   });
 
   it('without a publishable key says payments are not configured and sends nothing on submit', { timeout: TEST_TIMEOUT }, async () => {

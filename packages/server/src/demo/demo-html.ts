@@ -29,8 +29,8 @@ export interface DemoDocument {
   readonly title: string;
   /** The markup inside <main>, already escaped by the page that built it. */
   readonly main: string;
-  /** The body of the page's module script. */
-  readonly script: string;
+  /** The body of the page's module script; null for a page without one. */
+  readonly script: string | null;
 }
 
 /**
@@ -59,10 +59,7 @@ export function renderDemoDocument({ title, main, script }: DemoDocument): strin
 <main>
 ${main}
 </main>
-<script type="module">
-${script}
-</script>
-</body>
+${script === null ? '' : `<script type="module">\n${script}\n</script>\n`}</body>
 </html>
 `;
 }

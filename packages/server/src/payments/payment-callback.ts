@@ -23,17 +23,21 @@ function withQuery(url: string, params: Record<string, string>): string {
   return target.toString();
 }
 
-function succeed(reply: FastifyReply, form: Form, field: PaidField, intentId: string, status: string): FastifyReply {
+function outcomePage(ctx: PaymentContext, reply: FastifyReply, status: number, title: string, lines: readonly string[], form: Form): FastifyReply {
+  return ctx.outcomePage ? ctx.outcomePage(reply, status, title, lines, form) : plainPage(reply, status, title, lines);
+}
+
+function succeed(ctx: PaymentContext, reply: FastifyReply, form: Form, field: PaidField, intentId: string, status: string): FastifyReply {
   const url = field.successUrl ?? form.settings.returnUrl;
   if (url) return reply.redirect(withQuery(url, { payment_intent: intentId, payment_status: status }), 303);
   const message = status === 'succeeded' ? form.settings.successMessage : 'Your payment is being processed; your submission is stored once it completes.';
-  return plainPage(reply, 200, 'Thank you', [message]);
+  return outcomePage(ctx, reply, 200, 'Thank you', [message], form);
 }
 
-function fail(reply: FastifyReply, form: Form, field: PaidField, intentId: string, reason: string): FastifyReply {
+function fail(ctx: PaymentContext, reply: FastifyReply, form: Form, field: PaidField, intentId: string, reason: string): FastifyReply {
   const url = field.failureUrl ?? null;
   if (url) return reply.redirect(withQuery(url, { payment_intent: intentId, payment_status: 'failed', reason }), 303);
-  return plainPage(reply, 402, 'Payment not completed', [`${reason} Nothing was submitted; please go back to the form and try again.`]);
+  return outcomePage(ctx, reply, 402, 'Payment not completed', [`${reason} Nothing was submitted; please go back to the form and try again.`], form);
 }
 
 export async function answerCallback(ctx: PaymentContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -48,13 +52,13 @@ export async function answerCallback(ctx: PaymentContext, request: FastifyReques
   switch (outcome.kind) {
     case 'finalised':
     case 'done':
-      return succeed(reply, form, field, intentId, 'succeeded');
+      return succeed(ctx, reply, form, field, intentId, 'succeeded');
     case 'pending':
-      return succeed(reply, form, field, intentId, outcome.status);
+      return succeed(ctx, reply, form, field, intentId, outcome.status);
     case 'failed':
-      return fail(reply, form, field, intentId, outcome.reason);
+      return fail(ctx, reply, form, field, intentId, outcome.reason);
     case 'no_checkpoint':
-      return fail(reply, form, field, intentId, 'The payment could not be matched to a submission; please contact the site owner.');
+      return fail(ctx, reply, form, field, intentId, 'The payment could not be matched to a submission; please contact the site owner.');
     case 'unverified':
       throw new SvcError('PAYMENT_UNVERIFIED');
   }

@@ -1,5 +1,5 @@
 /** What the payment services share (issue #12): storage, the gateway port, the forms, the clock. */
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { computePaymentAmount, computeVisibility, SvcError, type Field, type Form, type PaymentAmount, type PaymentField, type Values } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
@@ -25,6 +25,11 @@ export interface PaymentContext {
   readonly cancelUnpaidAfterHours: number;
   readonly now: () => Date;
   readonly log: FastifyBaseLogger;
+  /**
+   * The callback's own outcome page, for a form that names no URL to send the payer to: svc's
+   * plain page by default, the demo's look when svc runs as the demo (issue #31).
+   */
+  readonly outcomePage?: (reply: FastifyReply, status: number, title: string, lines: readonly string[], form: Form) => FastifyReply;
 }
 
 export type PaidField = Field & PaymentField;

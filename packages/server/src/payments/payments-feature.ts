@@ -19,6 +19,7 @@ import type { PaymentManifestOptions } from './payment-manifest.js';
 import { paymentRoutes } from './payment-routes.js';
 import { startReconcileJob } from './payment-reconcile.js';
 import { PAYMENT_ROUTES } from './payment-manifest.js';
+import { demoOutcomePage } from '../demo/demo-outcome-page.js';
 
 export interface PaymentServices {
   readonly context: PaymentContext;
@@ -65,6 +66,8 @@ export async function createPaymentServices(config: Config, deps: Deps): Promise
     cancelUnpaidAfterHours: config.payments.cancelUnpaidAfterHours,
     now: deps.now,
     log: deps.log,
+    // The demo's payer lands on a page in the demo's look, with a way back to the form (issue #31).
+    ...(config.demo ? { outcomePage: demoOutcomePage } : {}),
   };
   const webhookSecret = keys?.webhookSecret ?? null;
   return {
