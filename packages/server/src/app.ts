@@ -50,8 +50,9 @@ import { createDeliveryService } from './notifications/delivery-service.js';
 import { missingTemplates } from './notifications/template-check.js';
 import { createDownloadLinks } from './admin/download-links.js';
 import { createPaymentServices, registerPayments } from './payments/payments-feature.js';
-import { createProfileServices, registerProfiles } from './profiles/profiles-feature.js';
-import { createClassicServices, registerClassic } from './classic/classic-feature.js';
+import type { PaymentContext } from './payments/payment-context.js';
+import { createProfileServices, registerProfiles, type ProfileFeature } from './profiles/profiles-feature.js';
+import { createClassicServices, registerClassic, type ClassicFeature } from './classic/classic-feature.js';
 import { registerHealth } from './health/health-routes.js';
 import { registerConsole } from './console/console-feature.js';
 import { installDrain } from './http/graceful-drain.js';
@@ -68,9 +69,19 @@ export interface BuildAppOptions {
   readonly database?: DatabaseHandle;
 }
 
+/**
+ * The ground floor's AppContext and each feature's own services, held together only here, in the
+ * composition root (issue #31 item 15); CLI commands, an embedding and tests read them.
+ */
+export interface SvcContext extends AppContext {
+  readonly payments: PaymentContext;
+  readonly profiles: ProfileFeature;
+  readonly classic: ClassicFeature;
+}
+
 export interface SvcApp {
   readonly app: FastifyInstance;
-  readonly context: AppContext;
+  readonly context: SvcContext;
   /**
    * Stops accepting connections and waits (at most `maxMs`) for clients to close theirs, each told
    * `Connection: close` by its next answer; then call close(). For a process shutting down.
@@ -232,7 +243,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log, address });
     const payments = await createPaymentServices(config, { db: database.db, dialect: database.dialect, forms, submit, secret, now, log: app.log });
     cleanups.push(() => payments.close());
-    const context: AppContext = {
+    const context: SvcContext = {
       config,
       database,
       forms,
@@ -270,7 +281,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await submitRoutes(scope, context);
       await registerProfiles(scope, context, profiles);
       await uploadRoutes(scope, context);
-      await registerClassic(scope, context);
+      await registerClassic(scope, context, context.classic, context.payments);
     });
     await csrfRoutes(app, context);
     await registerPayments(app, context, payments, config);

@@ -8,30 +8,31 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config/config-schema.js';
 import type { Database } from '../storage/database-schema.js';
 import type { AppContext } from '../http/app-context.js';
-import { createClassicCarrier, type ClassicCarrier } from './classic-carrier.js';
-import { createClassicFlashes, type ClassicFlashes } from './classic-flash.js';
-import { createClassicSeals, type ClassicSeals } from './classic-payload.js';
+import type { PaymentContext } from '../payments/payment-context.js';
+import { createClassicCarrier } from './classic-carrier.js';
+import { createClassicFlashes } from './classic-flash.js';
+import { createClassicSeals } from './classic-payload.js';
 import { classicRoutes } from './classic-routes.js';
+import type { ClassicFeature } from './classic-types.js';
 
-export interface ClassicFeature {
-  readonly seals: ClassicSeals;
-  readonly flashes: ClassicFlashes;
-  readonly carrier: ClassicCarrier;
-  readonly payloadTtlMs: number;
-}
+export type { ClassicFeature } from './classic-types.js';
 
 export function createClassicServices(config: Config, deps: { db: Kysely<Database>; secret: string; now: () => Date }): ClassicFeature {
   const payloadTtlMs = config.classic.payloadTtlHours * 3_600_000;
   const seals = createClassicSeals(deps.secret, { kid: config.classic.kid, acceptedKids: config.classic.acceptedKids, ttlMs: payloadTtlMs });
+  const flashes = createClassicFlashes(deps.db, deps.secret, config.classic.flashTtlMinutes * 60_000, deps.now);
+  const carrier = createClassicCarrier(config.classic.sessionStorage, { db: deps.db, secret: deps.secret, seals, ttlMs: payloadTtlMs });
   return {
     seals,
-    flashes: createClassicFlashes(deps.db, deps.secret, config.classic.flashTtlMinutes * 60_000, deps.now),
-    carrier: createClassicCarrier(config.classic.sessionStorage, { db: deps.db, secret: deps.secret, seals, ttlMs: payloadTtlMs }),
+    flashes,
+    carrier,
     payloadTtlMs,
+    purge: async (now) => (await flashes.purge()) + (await carrier.purge(now)),
   };
 }
 
-export async function registerClassic(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** `payments`: a classic post checkpoints a payment field's intent as the REST route does (contract §8). */
+export async function registerClassic(app: FastifyInstance, ctx: AppContext, classic: ClassicFeature, payments: PaymentContext): Promise<void> {
   if (!ctx.config.classic.enabled) return;
-  await classicRoutes(app, ctx);
+  await classicRoutes(app, ctx, classic, payments);
 }

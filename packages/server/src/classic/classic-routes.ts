@@ -17,7 +17,8 @@ import type { SubmitBody } from '../submissions/submit-response.js';
 import { plainPage } from '../http/html-page.js';
 import { backTo, classicJson, returnUrlFor, safeReferer, wantsJson } from './classic-answer.js';
 import { CLASSIC_ACTION, entryValue, type Entries } from './classic-entries.js';
-import type { ClassicFeature } from './classic-feature.js';
+import type { ClassicFeature } from './classic-types.js';
+import type { PaymentContext } from '../payments/payment-context.js';
 import type { ClassicFlash } from './classic-flash.js';
 import type { ClassicPayload } from './classic-payload.js';
 import { carriedBy, classicForm, runClassicPost, type ClassicPostServices } from './classic-post.js';
@@ -26,8 +27,7 @@ import { classicAnyPathSchema, classicPostSchema, classicPropertiesSchema, class
 
 export const CLASSIC_SUBMIT_PATH = '/svc/submit';
 
-export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const classic = ctx.classic;
+export async function classicRoutes(app: FastifyInstance, ctx: AppContext, classic: ClassicFeature, payments: PaymentContext): Promise<void> {
   const { submit, config } = ctx;
   const render: ClassicRenderDeps = { seals: classic.seals, storage: classic.carrier.storage, csrf: ctx.csrf, spamFields: submit.spamFields, actionUrl: CLASSIC_SUBMIT_PATH, now: submit.now };
   const postServices: ClassicPostServices = {
@@ -38,7 +38,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext): Prom
     carrier: classic.carrier,
     spamFields: submit.spamFields,
     captcha: submit.captcha,
-    payments: ctx.payments,
+    payments,
     payloadTtlMs: classic.payloadTtlMs,
   };
 

@@ -2,11 +2,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Form } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
+import type { ProfileFeature } from '../profiles/profiles-feature.js';
 import type { Principal } from './graphql-access.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 
+/** What svc's resolvers use: the shared services and the profiles feature (profile submits, contract §9). */
+export interface GraphqlApp extends AppContext {
+  readonly profiles: Pick<ProfileFeature, 'registry' | 'services'>;
+}
+
 export interface SvcRequestContext {
-  readonly app: AppContext;
+  readonly app: GraphqlApp;
   readonly principal: Principal;
   /** Absent when a host schema executes svc resolvers outside an HTTP request. */
   readonly request?: FastifyRequest;

@@ -14,12 +14,11 @@
  */
 import { GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfig, type GraphQLFieldConfigMap } from 'graphql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../http/app-context.js';
 import { createAccessControl } from './graphql-access.js';
 import { FormInterface, formView } from './graphql-form-types.js';
 import { svcSchemaParts } from './graphql-schema.js';
 import type { HostTypes } from './graphql-submission-types.js';
-import type { SvcGraphqlContext, SvcRequestContext } from './graphql-context.js';
+import type { GraphqlApp, SvcGraphqlContext, SvcRequestContext } from './graphql-context.js';
 
 export interface SvcEmbedding {
   /** The interface a host field returns (`SvcFormInterface`). */
@@ -45,7 +44,7 @@ function extendRoot(
   });
 }
 
-export function createSvcEmbedding(app: AppContext, options: { hostTypes?: HostTypes } = {}): SvcEmbedding {
+export function createSvcEmbedding(app: GraphqlApp, options: { hostTypes?: HostTypes } = {}): SvcEmbedding {
   const access = createAccessControl(app.config);
   return {
     formInterface: FormInterface,

@@ -18,16 +18,15 @@ import { SvcError, type Field, type FieldType, type Form } from '@svc/core';
 import { submitForm } from '../submissions/submit-pipeline.js';
 import type { SubmitResult } from '../submissions/submit-response.js';
 import { CaptchaInput, CsrfTokenInput, HoneypotInput, JavascriptTestInput, ProfileInput } from './graphql-helper-types.js';
-import { graphqlHandle, mutationName, type SvcGraphqlContext } from './graphql-context.js';
+import { graphqlHandle, mutationName, type GraphqlApp, type SvcGraphqlContext } from './graphql-context.js';
 import { submissionFields, type HostTypes, type SubmissionSource } from './graphql-submission-types.js';
 import { csrfFromToken, graphqlErrorFor } from './graphql-errors.js';
-import type { AppContext } from '../http/app-context.js';
 import { submitThroughProfile } from '../profiles/profile-submit.js';
 import type { ResolvedProfile } from '../profiles/profile-registry.js';
 import { withKeys } from '../submissions/object-shapes.js';
 
 /** The named profile, which must serve this form: another form's profile is as unknown as none. */
-function profileOf(app: AppContext, name: string, handle: string): ResolvedProfile {
+function profileOf(app: GraphqlApp, name: string, handle: string): ResolvedProfile {
   const profile = app.profiles.registry.resolve(name);
   if (profile.form.handle !== handle) throw new SvcError('PROFILE_NOT_FOUND', `Profile "${name.slice(0, 100)}" does not serve this form.`);
   return profile;

@@ -17,7 +17,7 @@ import { buildSvcSchema } from './graphql-schema.js';
 import { formatExecution, GRAPHQL_RESPONSE_TYPE, wantsGraphqlResponse } from './graphql-errors.js';
 import { createQueryCostRule } from './query-cost-rule.js';
 import { formListBounds } from './graphql-list-bounds.js';
-import type { SvcGraphqlContext, SvcRequestContext } from './graphql-context.js';
+import type { GraphqlApp, SvcGraphqlContext, SvcRequestContext } from './graphql-context.js';
 
 export const GRAPHQL_PATH = '/graphql';
 export const GRAPHQL_ALIAS = '/actions/graphql/api';
@@ -38,13 +38,13 @@ function csrfIssuer(ctx: AppContext, request: FastifyRequest, reply: FastifyRepl
   };
 }
 
-export async function graphqlRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function graphqlRoutes(app: FastifyInstance, ctx: GraphqlApp): Promise<void> {
   // Its own scope: mercurius sets an error handler on the instance it is registered on, which
   // must not replace the REST error boundary.
   await app.register(async (scope) => registerGraphql(scope, ctx));
 }
 
-async function registerGraphql(app: FastifyInstance, ctx: AppContext): Promise<void> {
+async function registerGraphql(app: FastifyInstance, ctx: GraphqlApp): Promise<void> {
   const { config } = ctx;
   const access = createAccessControl(config);
   const corsGuard = createHeadlessGuard(ctx.cors, true);

@@ -1,4 +1,8 @@
-/** What route plugins receive from the composition root: services and adapters, never globals. */
+/**
+ * What route plugins receive from the composition root: services and adapters, never globals.
+ * No feature room's own services (payments, profiles, classic): the ground floor does not import a
+ * feature (DESIGN "Feature rooms"); each feature hands its services to its routes itself.
+ */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config-schema.js';
 import type { DatabaseHandle } from '../storage/database-factory.js';
@@ -12,9 +16,6 @@ import type { DraftService } from '../drafts/draft-service.js';
 import type { IdempotencyStore } from '../submissions/idempotency-store.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
-import type { PaymentContext } from '../payments/payment-context.js';
-import type { ProfileFeature } from '../profiles/profiles-feature.js';
-import type { ClassicFeature } from '../classic/classic-feature.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -22,9 +23,6 @@ export interface AppContext {
   readonly forms: FormRegistry;
   readonly manifests: ManifestCache;
   readonly submit: SubmitServices;
-  readonly payments: PaymentContext;
-  readonly profiles: ProfileFeature;
-  readonly classic: ClassicFeature;
   readonly csrf: CsrfTokens | null;
   readonly drafts: DraftService;
   readonly idempotency: IdempotencyStore;

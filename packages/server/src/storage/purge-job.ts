@@ -19,9 +19,17 @@ export interface PurgeReport {
   readonly classicFlashes: number;
 }
 
-export async function purgeExpired(
-  ctx: Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database' | 'classic'>,
-): Promise<PurgeReport> {
+/**
+ * A feature's own expired data (the classic room's flashes and sessions), purged with the rest. A
+ * port declared here and filled by the composition root, so storage/ imports no feature.
+ */
+export interface FeaturePurge {
+  purge(now: Date): Promise<number>;
+}
+
+export type PurgeContext = Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database'> & { readonly classic: FeaturePurge };
+
+export async function purgeExpired(ctx: PurgeContext): Promise<PurgeReport> {
   const now = ctx.submit.now();
   // Retention first: the files of the submissions it deletes are released, and then purged below.
   const retention = await purgeRetention({ db: ctx.database.db, forms: ctx.forms, uploads: ctx.uploads, retention: ctx.config.retention }, now);
@@ -30,13 +38,13 @@ export async function purgeExpired(
     idempotencyKeys: await ctx.idempotency.purgeExpired(now),
     uploads: await ctx.uploads.purgeUnattached(now),
     ...retention,
-    classicFlashes: (await ctx.classic.flashes.purge()) + (await ctx.classic.carrier.purge(now)),
+    classicFlashes: await ctx.classic.purge(now),
   };
 }
 
 const HOUR = 3_600_000;
 
-export function startPurgeJob(ctx: AppContext, log: FastifyBaseLogger): { stop(): void } {
+export function startPurgeJob(ctx: PurgeContext, log: FastifyBaseLogger): { stop(): void } {
   const run = () => {
     purgeExpired(ctx).then(
       (report) => {
