@@ -69,11 +69,25 @@ export interface SubmitBody {
     readonly values: Readonly<Record<string, unknown>>;
     readonly pageIndex: number;
     readonly token: string | null;
+    /**
+     * Only when a draft was loaded: the uploads its values name, by field handle, so a client
+     * that did not upload them can list them by name and size (contract §5, §7).
+     */
+    readonly files?: Readonly<Record<string, readonly SubmitStateFile[]>>;
   };
   readonly draft: { readonly token: string; readonly key: string; readonly resumeUrl: string | null } | null;
   readonly errors: { readonly fields: Readonly<Record<string, readonly string[]>>; readonly form: readonly string[] };
   /** Things the client may want to know that did not stop the request (`draft_not_loaded`, contract §5). */
   readonly warnings: readonly SubmitWarning[];
+}
+
+/** An upload a loaded draft holds, as its drag-and-drop upload answered it (contract §7). */
+export interface SubmitStateFile {
+  readonly id: string;
+  readonly name: string;
+  readonly extension: string;
+  /** Bytes. */
+  readonly size: number;
 }
 
 /** `draft_not_loaded`: the named draft was unknown, expired or its key wrong; nothing was loaded. */

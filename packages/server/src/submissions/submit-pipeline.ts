@@ -14,7 +14,8 @@ import type { SpamFieldNames } from '../security/spam-fields.js';
 import type { DraftService, LoadedDraft } from '../drafts/draft-service.js';
 import type { StateTokens } from './state-token.js';
 import type { SubmitRequest } from './submit-request.js';
-import { submitResult, type SubmitResult } from './submit-response.js';
+import { submitResult, withStateFiles, type SubmitResult } from './submit-response.js';
+import { draftFiles } from '../drafts/draft-files.js';
 import { countLimitedSubmissions, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
 import type { SpamLists } from '../security/spam-lists.js';
 import type { CaptchaVerifier } from '../security/captcha-verifier.js';
@@ -258,7 +259,9 @@ async function runSteps(services: SubmitServices, form: Form, input: SubmitInput
   // contract §5: a draft that cannot be loaded is passed over, as Freeform does, with one warning
   // that reads the same for an unknown token and a wrong key (no oracle).
   const result = await runLoaded(services, form, input, draft, date);
-  if (draft || (draftToken === undefined && draftKey === undefined)) return result;
+  // The loaded draft's uploads by name and size, for a client that did not upload them (issue #31).
+  if (draft) return withStateFiles(result, await draftFiles(services.uploads, form, draft.values, result.body.state.values));
+  if (draftToken === undefined && draftKey === undefined) return result;
   return { ...result, body: { ...result.body, warnings: [...result.body.warnings, 'draft_not_loaded'] } };
 }
 

@@ -1,6 +1,7 @@
 /** The submit object of contract §4 and its HTTP statuses, built in one place. */
-import type { SubmitBody, SubmitStatus } from '@svc/core';
+import type { SubmitBody, SubmitStateFile, SubmitStatus } from '@svc/core';
 import type { UploadRow } from '../files/upload-repository.js';
+import { withKeys } from './object-shapes.js';
 
 export type { SubmitBody, SubmitStatus };
 
@@ -58,4 +59,13 @@ export function submitResult(status: SubmitStatus, parts: SubmitResultParts): Su
       warnings: parts.warnings ?? [],
     },
   };
+}
+
+/**
+ * The answer with `state.files`: the uploads a loaded draft holds, by field handle (contract §5;
+ * drafts/draft-files.ts). Additive: the answer is unchanged when there are none.
+ */
+export function withStateFiles(result: SubmitResult, files: Readonly<Record<string, readonly SubmitStateFile[]>>): SubmitResult {
+  if (Object.keys(files).length === 0) return result;
+  return withKeys(result, { body: withKeys(result.body, { state: withKeys(result.body.state, { files }) }) });
 }

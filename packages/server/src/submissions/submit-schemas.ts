@@ -58,7 +58,19 @@ export const SubmitObject = sharedSchema('SubmitObject', Type.Object(
     message: Nullable(Type.String()),
     redirect: Nullable(Type.Object({ url: Type.String(), delay: Type.Number() }, { additionalProperties: false })),
     page: Type.Object({ currentIndex: Type.Integer(), total: Type.Integer() }, { additionalProperties: false }),
-    state: Type.Object({ values: Type.Record(Type.String(), Type.Unknown()), pageIndex: Type.Integer(), token: Nullable(Type.String()) }, { additionalProperties: false }),
+    state: Type.Object(
+      {
+        values: Type.Record(Type.String(), Type.Unknown()),
+        pageIndex: Type.Integer(),
+        token: Nullable(Type.String()),
+        files: Type.Optional(
+          Type.Record(Type.String(), Type.Array(Type.Object({ id: Type.String(), name: Type.String(), extension: Type.String(), size: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })), {
+            description: 'Only when a draft was loaded: the uploads its values name, by field handle, with the name and size (bytes) they were uploaded with.',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     draft: Nullable(Type.Object({ token: Type.String(), key: Type.String(), resumeUrl: Nullable(Type.String()) }, { additionalProperties: false })),
     errors: Type.Object({ fields: Type.Record(Type.String(), Type.Array(Type.String())), form: Type.Array(Type.String()) }, { additionalProperties: false }),
     warnings: Type.Array(Type.String()),
