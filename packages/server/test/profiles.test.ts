@@ -262,6 +262,18 @@ describeEachDialect('named profiles', (target) => {
       expect((await mint(WRITER_KEY, { properties: { eventId: 1 }, ttlSeconds: 5 })).json()).toMatchObject({ code: 'PAYLOAD_INVALID' });
     });
 
+    it('refuses to mint a link with singleUse: false under a profile configured singleUse: true, which would still spend it (the profile wins)', async () => {
+      const mint = (body: unknown) =>
+        svc.app.inject({ method: 'POST', url: '/svc/api/admin/profiles/feedback/links', headers: { authorization: `Bearer ${WRITER_KEY}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+      const refused = await mint({ properties: { eventId: 31 }, singleUse: false });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code: 'PAYLOAD_INVALID', message: expect.stringContaining('single-use') });
+      // Left out (or true), the link is the profile's kind: spent by its first submission.
+      const { token } = (await mint({ properties: { eventId: 31 } })).json<{ data: { token: string } }>().data;
+      expect((await submit('feedback', { values: PERSON, context: { token } })).statusCode).toBe(200);
+      expect((await submit('feedback', { values: PERSON, context: { token } })).json()).toMatchObject({ code: 'TOKEN_SPENT' });
+    });
+
     it('leaves a link unspent by a submit that fails validation', async () => {
       const token = await sign({ eventId: 11 });
       const invalid = await submit('feedback', { values: { ...PERSON, email: 'nope' }, context: { token } });

@@ -8,6 +8,7 @@ import { buildApp } from '../app.js';
 import { checkProperties } from '../profiles/profile-properties.js';
 import { commandConfig, type CommandOptions } from './command-options.js';
 import { signDemoLogin } from '../profiles/demo-issuer.js';
+import { linkSingleUse } from '../profiles/profile-link-tokens.js';
 
 export interface SignOptions extends CommandOptions {
   readonly profile: string | undefined;
@@ -49,7 +50,8 @@ export async function runProfilesSign(options: SignOptions): Promise<number> {
       profile: profile.name,
       properties,
       ttlSeconds: parseTtl(options.ttl, config.profileLinks.defaultTtlHours),
-      singleUse: options.singleUse || profile.config.singleUse,
+      // The flag can only ask for single use; without it the profile decides (linkSingleUse).
+      singleUse: linkSingleUse(profile, options.singleUse ? true : undefined),
       prefill: Object.fromEntries(parsePairs(options.prefill, '--prefill')),
       ...(options.subject ? { subject: options.subject } : {}),
     });

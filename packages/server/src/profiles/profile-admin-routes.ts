@@ -10,6 +10,7 @@ import type { AppContext } from '../http/app-context.js';
 import { assertCanWrite, createAdminKeys } from '../admin/admin-keys.js';
 import { createAdminGuard, sendData } from '../admin/admin-http.js';
 import { checkProperties } from './profile-properties.js';
+import { linkSingleUse } from './profile-link-tokens.js';
 import type { ProfileFeature } from './profiles-feature.js';
 import { profileLinkSchema } from './profile-schemas.js';
 
@@ -42,11 +43,12 @@ export async function profileAdminRoutes(app: FastifyInstance, ctx: AppContext, 
     if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 60 || ttl > MAX_TTL_SECONDS) throw new SvcError('PAYLOAD_INVALID', '`ttlSeconds` must be an integer from 60 to a year.');
     const subject = body['subject'];
     if (subject !== undefined && (typeof subject !== 'string' || subject.length === 0 || subject.length > 200)) throw new SvcError('PAYLOAD_INVALID', '`subject` must be 1-200 characters.');
+    const singleUse = linkSingleUse(profile, typeof body['singleUse'] === 'boolean' ? body['singleUse'] : undefined);
     const token = await feature.links.sign({
       profile: profile.name,
       properties,
       ttlSeconds: ttl,
-      singleUse: body['singleUse'] === true || profile.config.singleUse,
+      singleUse,
       prefill: stringMap(body['prefill'], 'prefill'),
       ...(typeof subject === 'string' ? { subject } : {}),
     });
@@ -54,7 +56,7 @@ export async function profileAdminRoutes(app: FastifyInstance, ctx: AppContext, 
     // issue #15: who handed out a link, for what, never the token itself.
     await appendAudit(
       ctx.database.db,
-      { key, action: 'profile.link', form: profile.form.handle, target: `profile:${profile.name}`, detail: { properties, ttlSeconds: ttl, singleUse: body['singleUse'] === true || profile.config.singleUse }, ip: request.ip },
+      { key, action: 'profile.link', form: profile.form.handle, target: `profile:${profile.name}`, detail: { properties, ttlSeconds: ttl, singleUse }, ip: request.ip },
       ctx.submit.now(),
     );
     return sendData(reply.code(201), { token, link, expiresAt: new Date(ctx.submit.now().getTime() + ttl * 1000).toISOString() });

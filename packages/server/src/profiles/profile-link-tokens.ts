@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { SvcError } from '@svc/core';
 import type { Config } from '../config/config-schema.js';
 import { deriveKey } from '../security/token-crypto.js';
 import { authRequired } from './profile-auth.js';
@@ -27,6 +28,18 @@ export interface LinkClaims {
 export interface LinkTokens {
   sign(input: { profile: string; properties: PropertyValues; ttlSeconds: number; singleUse: boolean; subject?: string; prefill?: Record<string, string> }): Promise<string>;
   verify(token: unknown, profile: string): Promise<LinkClaims>;
+}
+
+/**
+ * Whether a new link is single-use. The profile's `singleUse: true` wins: the submit spends every
+ * link of such a profile, so a link asked for with `singleUse: false` would be refused after its
+ * first use; the mint refuses the contradiction instead of handing out a link that says otherwise.
+ */
+export function linkSingleUse(profile: { readonly name: string; readonly config: { readonly singleUse: boolean } }, asked: boolean | undefined): boolean {
+  if (asked === false && profile.config.singleUse) {
+    throw new SvcError('PAYLOAD_INVALID', `Profile "${profile.name}" makes single-use links (singleUse: true in its config): a link with singleUse: false would still be spent by its first submission. Leave singleUse out.`);
+  }
+  return asked === true || profile.config.singleUse;
 }
 
 export function createLinkTokens(secret: string, options: Config['profileLinks']): LinkTokens {
