@@ -13,6 +13,7 @@ import { ERROR_STATUS, isErrorCode, type Field } from '@svc/core';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { startStripeDouble, type StripeDouble } from '../src/payments/stripe-double/stripe-double-server.js';
 import { paddedPdf } from './support/sample-files.js';
+import { malformedStripeEvent, stripeSignature } from './support/stripe-event-inputs.js';
 import {
   adminQuery,
   buildMultipart,
@@ -52,6 +53,7 @@ const ALLOWED_ORIGINS = ['http://localhost:5173', 'https://app.example.test'];
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const ADMIN = { admin: 'svc_fuzz_admin_0123456789abcdefghij', reader: 'svc_fuzz_reader_0123456789abcdefghij', contact: 'svc_fuzz_contact_0123456789abcdefgh' };
 const GRAPHQL = { writer: 'fuzz-graphql-writer-token-0123456789', reader: 'fuzz-graphql-reader-token-0123456789' };
+const WEBHOOK_SECRET = 'whsec_fuzz0123456789';
 
 const CONFIG = {
   headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true }, donation: { exposeManifest: true, allowSubmit: true } } },
@@ -184,7 +186,10 @@ function planGraphql(rng: Rng, w: World): Draft {
   if (rng.chance(0.25)) headers.authorization = `Bearer ${rng.pick(Object.values(GRAPHQL))}`;
   if (rng.chance(0.3)) headers.accept = rng.pick(['application/graphql-response+json', 'application/json']);
   if (rng.chance(0.25)) {
-    const query = `query=${encodeText(document)}${rng.chance(0.5) ? `&variables=${encodeText(JSON.stringify(variables))}` : ''}`;
+    const withVariables = rng.chance(0.5);
+    // An empty parameter is an absent one (issue #32 item 6: an empty operationName was INTERNAL).
+    const empty = rng.chance(0.25) ? rng.pick(['&operationName=', '&extensions=', ...(withVariables ? [] : ['&variables=', '&operationName=&variables='])]) : '';
+    const query = `query=${encodeText(document)}${withVariables ? `&variables=${encodeText(JSON.stringify(variables))}` : ''}${empty}`;
     return draft('graphql-get', 'GET', path, headers, null, query);
   }
   if (rng.chance(0.15)) return draft('graphql-post', 'POST', path, { ...headers, 'content-type': 'application/graphql' }, { kind: 'raw', data: document });
@@ -226,7 +231,7 @@ function planPayment(rng: Rng, w: World): Draft {
   const donation = w.forms.find((f) => f.handle === 'donation') ?? rng.pick(w.forms);
   const values = submitBody(rng, donation, w).values;
   const headers: Record<string, string> = { ...sessionHeaders(rng, w), ...(rng.chance(0.7) ? { 'ff-stripe-integration': integration } : {}) };
-  const which = rng.weighted([[3, 'intent'], [2, 'amount'], [3, 'checkpoint'], [1, 'webhook'], [2, 'callback']] as const);
+  const which = rng.weighted([[3, 'intent'], [2, 'amount'], [3, 'checkpoint'], [2, 'webhook'], [2, 'callback']] as const);
   if (which === 'intent') return draft('payment-intent', 'POST', '/svc/payments/stripe/payment-intents', headers, { kind: 'json', value: { values, integration, site: '' } });
   if (which === 'amount') {
     return draft('payment-amount', 'POST', `/svc/payments/stripe/payment-intents/${encodeURIComponent(intent)}/amount`, headers, { kind: 'json', value: { values, integration } });
@@ -235,6 +240,12 @@ function planPayment(rng: Rng, w: World): Draft {
     const form = rng.chance(0.8) ? donation : rng.pick(w.forms);
     const body = { ...submitBody(rng, donation, w), intent: rng.chance(0.9) ? 'submit' : 'next', integration, paymentIntentId: intent };
     return draft('payment-checkpoint', 'POST', `/svc/api/forms/${form.handle}/payments/stripe/checkpoint`, headers, { kind: 'json', value: body });
+  }
+  if (which === 'webhook' && rng.chance(0.5)) {
+    // Signed with the configured secret as Stripe signs, but not an event svc can read (issue #32 item 5).
+    const payload = malformedStripeEvent(rng, intent);
+    const headers = { 'content-type': 'application/json', 'stripe-signature': stripeSignature(payload, WEBHOOK_SECRET) };
+    return draft('payment-webhook-signed', 'POST', '/svc/payments/stripe/webhook', headers, { kind: 'raw', data: payload });
   }
   if (which === 'webhook') {
     const event = { id: `evt_${randomWord(rng, 1, 20)}`, object: 'event', type: rng.pick(['payment_intent.succeeded', 'charge.refunded', 'x']), created: rng.int(0, 2e9), data: { object: { id: intent, object: 'payment_intent' } } };
@@ -354,6 +365,8 @@ function problemsOf(req: FuzzRequest, res: LightMyRequestResponse): string[] {
   const status = res.statusCode;
   const type = String(res.headers['content-type'] ?? '');
   if (status >= 500) problems.push(`status ${status}`);
+  // Authentic but malformed: a 400 Stripe shows, never a 5xx it retries for days, nor a 2xx that hides it.
+  if (req.route === 'payment-webhook-signed' && req.mutations.length === 0 && status !== 400) problems.push(`signed malformed event answered ${status}, not 400`);
   if (!BINARY_TYPES.test(type)) {
     const leak = findLeak(res.body) ?? findLeak(JSON.stringify(res.headers));
     if (leak) problems.push(`leaks ${leak}`);
@@ -486,7 +499,7 @@ describe('fuzzing every route with seeded random requests', () => {
     console.log(`fuzz: seed ${SEED}, ${COUNT} requests; replay with ${REPLAY}`);
     // The payment routes talk to the local Stripe double, as they would to Stripe.
     double = await startStripeDouble();
-    const stripe = { publishableKey: double.publishableKey, secretKey: double.secretKey, webhookSecret: 'whsec_fuzz0123456789', apiUrl: double.url, jsUrl: double.jsUrl };
+    const stripe = { publishableKey: double.publishableKey, secretKey: double.secretKey, webhookSecret: WEBHOOK_SECRET, apiUrl: double.url, jsUrl: double.jsUrl };
     svc = await createTestApp({ ...(process.env.SVC_FUZZ_LOG ? { logger: { level: 'error' } } : {}), config: { ...CONFIG, payments: { stripe, reconcileIntervalMinutes: 0 } } });
     const forms: FormInfo[] = [];
     for (const form of svc.context.forms.list()) {

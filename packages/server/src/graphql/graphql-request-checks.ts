@@ -130,6 +130,9 @@ function assertDocumentShape(document: string, operationName: string | undefined
 export function assertGraphqlRequest(request: FastifyRequest, maxDepth: number): void {
   if (request.method === 'GET') {
     const query = request.query as Record<string, unknown>;
+    // An empty parameter is an absent one (a form or client serialising a blank value); handed on,
+    // mercurius looked for an operation named "" or parsed "" as JSON and answered INTERNAL.
+    for (const name of ['operationName', 'variables', 'extensions']) if (query[name] === '') delete query[name];
     const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined);
     const variables = text('variables');
     if (variables !== undefined) assertJsonDepth(variables);

@@ -64,7 +64,10 @@ export interface PaymentGateway {
   cancelIntent(id: string): Promise<GatewayIntent>;
   /** Intents created at or after `since` (Unix seconds), newest first, every page. */
   listIntents(since: number): AsyncIterable<GatewayIntent>;
-  /** Verifies the signature over the raw body; throws WebhookSignatureError when it does not hold. */
+  /**
+   * Verifies the signature over the raw body; throws WebhookSignatureError when it does not hold,
+   * WebhookEventInvalidError when the signed event is not one svc can read.
+   */
   parseWebhook(rawBody: Buffer, signature: string | undefined): GatewayEvent;
 }
 
@@ -75,3 +78,6 @@ export class GatewayUnavailableError extends Error {}
 export class GatewayRefusedError extends Error {}
 
 export class WebhookSignatureError extends Error {}
+
+/** A signed event svc cannot read (not an object, no id, no `data.object`, ill-typed fields). */
+export class WebhookEventInvalidError extends Error {}

@@ -19,7 +19,7 @@ import { checkpointPayment } from './payment-checkpoint.js';
 import { createPaymentIntent, updatePaymentIntentAmount } from './payment-intent-service.js';
 import { handleGatewayEvent } from './payment-finaliser.js';
 import { PAYMENT_ROUTES } from './payment-manifest.js';
-import { WebhookSignatureError } from './payment-gateway.js';
+import { WebhookEventInvalidError, WebhookSignatureError } from './payment-gateway.js';
 import { answerCallback } from './payment-callback.js';
 import { paymentAmountSchema, paymentCallbackSchema, paymentCheckpointSchema, paymentIntentSchema, paymentWebhookSchema } from './payment-schemas.js';
 
@@ -125,6 +125,12 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
         event = gatewayOf(payments).parseWebhook(raw, Array.isArray(signature) ? signature[0] : signature);
       } catch (error) {
         if (error instanceof WebhookSignatureError) throw new SvcError('WEBHOOK_SIGNATURE_INVALID');
+        // Authentic but unreadable: a 400 Stripe shows on its dashboard, where a 500 would be
+        // retried for days; the log says what was wrong with it.
+        if (error instanceof WebhookEventInvalidError) {
+          request.log.warn({ reason: error.message }, 'stripe webhook: signed event is malformed; nothing stored');
+          throw new SvcError('PAYLOAD_INVALID', `The webhook event is malformed: ${error.message}.`);
+        }
         throw error;
       }
       // Every authentic event gets a 2xx, handled or not, or the gateway disables the endpoint.

@@ -6,6 +6,7 @@ import Stripe from 'stripe';
 import {
   GatewayRefusedError,
   GatewayUnavailableError,
+  WebhookEventInvalidError,
   WebhookSignatureError,
   type GatewayEvent,
   type GatewayIntent,
@@ -53,26 +54,61 @@ function toIntent(pi: Stripe.PaymentIntent): GatewayIntent {
   };
 }
 
-function idOf(ref: string | { id: string } | null | undefined): string | null {
-  if (!ref) return null;
-  return typeof ref === 'string' ? ref : ref.id;
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function toEvent(event: Stripe.Event): GatewayEvent {
-  const object = event.data.object as unknown as Record<string, unknown>;
-  const base = { id: event.id, type: event.type, occurredAt: event.created };
-  if (event.type.startsWith('payment_intent.')) {
-    const intent = toIntent(object as unknown as Stripe.PaymentIntent);
-    return { ...base, intentId: intent.id, status: EVENT_STATUSES[event.type] ?? null, amountRefunded: 0, intent };
+function invalid(reason: string): never {
+  throw new WebhookEventInvalidError(reason);
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/** A charge's or dispute's `payment_intent`: an id, an expanded intent, or none. */
+function intentRefOf(object: JsonObject): string | null {
+  const ref = object['payment_intent'];
+  if (ref === null || ref === undefined) return null;
+  if (typeof ref === 'string') return ref;
+  if (isObject(ref) && typeof ref['id'] === 'string') return ref['id'];
+  return invalid('payment_intent is neither an id nor an intent');
+}
+
+/** The intent fields svc reads, checked before toIntent trusts them. */
+function checkIntent(object: JsonObject): Stripe.PaymentIntent {
+  const { id, amount, currency, status, created, metadata } = object;
+  if (typeof id !== 'string' || id === '') invalid('the intent has no id');
+  if (!isCount(amount) || typeof currency !== 'string' || typeof status !== 'string') invalid('the intent has no amount, currency or status');
+  if (typeof created !== 'number' || (metadata !== undefined && metadata !== null && !isObject(metadata))) invalid('the intent has no created time, or ill-typed metadata');
+  return object as unknown as Stripe.PaymentIntent;
+}
+
+/**
+ * The verified event as the port's. A signature proves who sent the bytes, not what they hold:
+ * every field read here is checked first, and a malformed event is WebhookEventInvalidError
+ * (400), never a TypeError answered 500, which Stripe would retry for days.
+ */
+function toEvent(parsed: unknown): GatewayEvent {
+  if (!isObject(parsed)) invalid('the event is not a JSON object');
+  const { id, type, created, data } = parsed;
+  if (typeof id !== 'string' || id === '') invalid('the event has no id');
+  if (typeof type !== 'string' || type === '' || typeof created !== 'number') invalid('the event has no type or created time');
+  if (!isObject(data) || !isObject(data['object'])) invalid('the event has no data.object');
+  const object = data['object'];
+  const base = { id, type, occurredAt: created };
+  if (type.startsWith('payment_intent.')) {
+    const intent = toIntent(checkIntent(object));
+    return { ...base, intentId: intent.id, status: EVENT_STATUSES[type] ?? null, amountRefunded: 0, intent };
   }
-  if (event.type === 'charge.refunded') {
-    const charge = object as unknown as Stripe.Charge;
-    const status: PaymentStatus = charge.amount_refunded >= charge.amount ? 'refunded' : 'partially_refunded';
-    return { ...base, intentId: idOf(charge.payment_intent), status, amountRefunded: charge.amount_refunded, intent: null };
+  if (type === 'charge.refunded') {
+    const { amount, amount_refunded: refunded } = object;
+    if (!isCount(amount) || !isCount(refunded)) invalid('the charge has no amount or amount_refunded');
+    const status: PaymentStatus = refunded >= amount ? 'refunded' : 'partially_refunded';
+    return { ...base, intentId: intentRefOf(object), status, amountRefunded: refunded, intent: null };
   }
-  if (event.type === 'charge.dispute.created') {
-    const dispute = object as unknown as Stripe.Dispute;
-    return { ...base, intentId: idOf(dispute.payment_intent), status: 'disputed', amountRefunded: 0, intent: null };
+  if (type === 'charge.dispute.created') {
+    return { ...base, intentId: intentRefOf(object), status: 'disputed', amountRefunded: 0, intent: null };
   }
   return { ...base, intentId: null, status: null, amountRefunded: 0, intent: null };
 }
@@ -163,11 +199,13 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     },
     parseWebhook(rawBody, signature) {
       if (!signature) throw new WebhookSignatureError('missing signature');
-      let event: Stripe.Event;
+      let event: unknown;
       try {
         event = stripe.webhooks.constructEvent(rawBody, signature, options.webhookSecret);
-      } catch {
-        throw new WebhookSignatureError('bad signature');
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new WebhookSignatureError('bad signature');
+        // Verified, then the SDK could not read it: not JSON, or a thin (v2) event notification.
+        throw new WebhookEventInvalidError(error instanceof SyntaxError ? 'the event is not JSON' : 'the SDK refused the event');
       }
       return toEvent(event);
     },
