@@ -10,8 +10,9 @@ import type { AppContext } from '../http/app-context.js';
 import { assertCanWrite, createAdminKeys } from '../admin/admin-keys.js';
 import { createAdminGuard, sendData } from '../admin/admin-http.js';
 import { checkProperties } from './profile-properties.js';
-import { linkSingleUse } from './profile-link-tokens.js';
-import type { ProfileFeature } from './profiles-feature.js';
+import { linkSingleUse, type LinkTokens } from './profile-link-tokens.js';
+import type { ProfileRegistry } from './profile-registry.js';
+import type { ServiceAddress } from '../http/service-address.js';
 import { profileLinkSchema } from './profile-schemas.js';
 
 const MAX_TTL_SECONDS = 366 * 86_400;
@@ -26,7 +27,18 @@ function stringMap(value: unknown, name: string): Record<string, string> {
   return value as Record<string, string>;
 }
 
-export async function profileAdminRoutes(app: FastifyInstance, ctx: AppContext, feature: ProfileFeature): Promise<void> {
+/**
+ * What minting a link takes of the profiles feature, which hands it in (profiles-feature.ts); named
+ * here so this module does not import the feature that registers it (issue #31 item 15).
+ */
+export interface ProfileLinkServices {
+  readonly registry: ProfileRegistry;
+  readonly links: LinkTokens;
+  /** svc's own address: a `linkTemplate` written as a path is on svc itself. */
+  readonly address: ServiceAddress;
+}
+
+export async function profileAdminRoutes(app: FastifyInstance, ctx: AppContext, feature: ProfileLinkServices): Promise<void> {
   const keys = createAdminKeys(ctx.config);
   const onRequest = createAdminGuard(ctx.config.headless.enabled);
   app.post<{ Params: { profile: string } }>('/svc/api/admin/profiles/:profile/links', { onRequest, schema: profileLinkSchema }, async (request, reply) => {
