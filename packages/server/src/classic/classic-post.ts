@@ -18,7 +18,7 @@ import type { ClassicCarrier } from './classic-carrier.js';
 import { checkpointPayment } from '../payments/payment-checkpoint.js';
 import type { PaymentContext } from '../payments/payment-context.js';
 import { paymentFieldOf } from '../payments/payment-manifest.js';
-import { intentIdOf } from '../payments/payment-routes.js';
+import { intentIdOf } from '../payments/payment-intent-service.js';
 import type { ClassicPayload, ClassicSeals } from './classic-payload.js';
 
 export interface ClassicPostServices {

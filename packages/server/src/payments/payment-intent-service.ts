@@ -9,6 +9,17 @@ import { amountForRaw, gatewayOf, resolveIntegration, type PaidField, type Payme
 import { findPayment, insertPayment, updatePaymentAmount, type PaymentRow } from './payment-repository.js';
 import { browserBindingHash } from '../security/browser-binding.js';
 
+const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
+
+/**
+ * A posted payment intent id, checked for shape. Here, beside the intents, so the payment routes
+ * and the classic post both read it without the classic room importing a route module.
+ */
+export function intentIdOf(value: unknown): string {
+  if (typeof value !== 'string' || !INTENT_ID.test(value)) throw new SvcError('PAYLOAD_INVALID', '`paymentIntentId` must be a payment intent id.');
+  return value;
+}
+
 export interface IntentAnswer {
   readonly id: string;
   readonly secret: string;

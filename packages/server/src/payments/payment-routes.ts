@@ -16,14 +16,13 @@ import { parseSubmitRequest } from '../submissions/submit-request.js';
 import { SERVICE_VERSION } from '../version.js';
 import { gatewayOf, resolveIntegration, type PaymentContext } from './payment-context.js';
 import { checkpointPayment } from './payment-checkpoint.js';
-import { createPaymentIntent, updatePaymentIntentAmount } from './payment-intent-service.js';
+import { createPaymentIntent, intentIdOf, updatePaymentIntentAmount } from './payment-intent-service.js';
 import { handleGatewayEvent } from './payment-finaliser.js';
 import { PAYMENT_ROUTES } from './payment-manifest.js';
 import { WebhookEventInvalidError, WebhookSignatureError } from './payment-gateway.js';
 import { answerCallback } from './payment-callback.js';
 import { paymentAmountSchema, paymentCallbackSchema, paymentCheckpointSchema, paymentIntentSchema, paymentWebhookSchema } from './payment-schemas.js';
 
-const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -38,12 +37,6 @@ function intentBody(request: FastifyRequest): { values: Record<string, unknown>;
   if (!isRecord(values)) throw new SvcError('PAYLOAD_INVALID', '`values` must be an object.');
   const header = request.headers['ff-stripe-integration'];
   return { values, integration: body['integration'] ?? (Array.isArray(header) ? header[0] : header) };
-}
-
-/** A posted payment intent id, checked for shape (the classic post reads one too). */
-export function intentIdOf(value: unknown): string {
-  if (typeof value !== 'string' || !INTENT_ID.test(value)) throw new SvcError('PAYLOAD_INVALID', '`paymentIntentId` must be a payment intent id.');
-  return value;
 }
 
 function idempotencyKeyOf(request: FastifyRequest): string | undefined {
