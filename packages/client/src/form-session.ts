@@ -40,6 +40,14 @@ export class FormSession {
   errors: { fields: FieldErrors; form: readonly string[] } = { fields: {}, form: [] };
   /** Made on the first drag-and-drop upload; names its uploads in the submit. */
   uploadToken: string | null = null;
+  /**
+   * Uploads the values name whose details are known, by field handle: those uploaded in this
+   * session, and a resumed draft's (its answer's `state.files`), so they can be listed by name.
+   *
+   * @example
+   * for (const file of form.uploadedFiles.get('portfolio') ?? []) list.append(`${file.name} (${file.size} bytes)`);
+   */
+  readonly uploadedFiles = new Map<string, UploadedFile[]>();
   /** Files for a multipart submit, by field handle (plain file inputs). */
   readonly files = new Map<string, File[]>();
   /** Files for table `file` cells, keyed `handle/row/column`; sent as `files[handle][row][column][]`. */
@@ -204,6 +212,7 @@ export class FormSession {
     });
     const current = Array.isArray(this.values[handle]) ? (this.values[handle] as string[]) : [];
     this.values[handle] = [...current, answer.data.id];
+    this.knowFiles(handle, [answer.data]);
     return answer.data;
   }
 
@@ -226,6 +235,16 @@ export class FormSession {
     }
     const current = Array.isArray(this.values[handle]) ? (this.values[handle] as string[]) : [];
     this.values[handle] = current.filter((value) => value !== id);
+    const known = (this.uploadedFiles.get(handle) ?? []).filter((file) => file.id !== id);
+    if (known.length > 0) this.uploadedFiles.set(handle, known);
+    else this.uploadedFiles.delete(handle);
+  }
+
+  /** Adds upload details for `handle`, each id once. */
+  private knowFiles(handle: string, files: readonly UploadedFile[]): void {
+    const known = this.uploadedFiles.get(handle) ?? [];
+    const added = files.filter((file) => !known.some((k) => k.id === file.id)).map(({ id, name, extension, size }) => ({ id, name, extension, size }));
+    if (added.length > 0) this.uploadedFiles.set(handle, [...known, ...added]);
   }
 
   /** The `meta` block the manifest asks for: honeypot (empty), javascript test, captchas. */
@@ -317,6 +336,8 @@ export class FormSession {
     // Loading a draft takes the server's values; otherwise what the person typed last wins, and
     // the server fills in what only it knows (other pages of a resumed draft).
     this.values = intent === 'validate' ? { ...this.values, ...response.state.values } : { ...response.state.values, ...this.values };
+    // A loaded draft names its uploads (contract §5): kept so they are listed by name, not id.
+    for (const [handle, files] of Object.entries(response.state.files ?? {})) this.knowFiles(handle, files);
     if (response.status === 'draft_saved' && response.draft) this.draft = response.draft;
     if (response.status === 'submitted') {
       this.files.clear();

@@ -54,9 +54,9 @@ export function renderFile(ctx: FieldRenderContext): ControlView {
     });
     list.appendChild(item);
   };
-  // Ids already in the value (a resumed draft, or a page revisited) are listed too; their names
-  // are known only when this page uploaded them.
-  const known = new Map(ctx.uploads.map((u) => [u.id, u]));
+  // Ids already in the value (a resumed draft, or a page revisited) are listed too, by the name
+  // and size the session knows: uploaded here, or named by the answer that loaded the draft.
+  const known = new Map([...(session.uploadedFiles.get(field.handle) ?? []), ...ctx.uploads].map((u) => [u.id, u]));
   for (const id of listOf(ctx.value)) showUpload(known.get(id) ?? { id, name: 'Uploaded file', extension: '', size: 0 });
 
   const zone = h(
