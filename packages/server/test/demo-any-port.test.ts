@@ -1,6 +1,6 @@
 /**
  * The demo on any port (issue #31 item 10): `svc serve --demo` started as a person starts it, the
- * real CLI process, with `PORT=0` so the port exists only once it listens. Nothing in the config is
+ * real CLI process, with `--port 0` so the port exists only once it listens. Nothing in the config is
  * rewritten: the resume link of a saved draft and the member profile's issuer must follow the
  * port by themselves (both named localhost:3000 before, so a draft's link led nowhere and every
  * member login was refused with nothing logged).
@@ -21,7 +21,8 @@ describe('the demo on a port it was given at start', () => {
   let server: ServerProcess;
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'svc-demo-port-'));
-    server = await startServer({ demo: true, cwd, env: { PORT: '0', SVC_LOG__LEVEL: 'debug', SVC_LOG__FORMAT: 'json' }, name: 'demo' });
+    // `--port` wins over PORT: with the variable's value the config would be refused.
+    server = await startServer({ demo: true, cwd, args: ['--port', '0'], env: { PORT: 'not-a-port', SVC_LOG__LEVEL: 'debug', SVC_LOG__FORMAT: 'json' }, name: 'demo' });
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

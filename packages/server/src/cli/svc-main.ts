@@ -23,7 +23,8 @@ const USAGE = `Usage: svc <command> [options]
 
 Commands:
   --version, version               print svc's version
-  serve [--config FILE] [--demo]   start the service (--demo: example forms, generated secret)
+  serve [--config FILE] [--demo] [--port N]
+                                   start the service (--demo: example forms, generated secret)
   migrate [--config FILE]          apply database migrations and exit
   forms check [DIR] [--config FILE] validate form definitions; every problem is listed
   purge [--config FILE]            delete expired drafts, idempotency keys, unclaimed uploads and
@@ -67,6 +68,7 @@ async function main(argv: readonly string[]): Promise<number> {
     options: {
       config: { type: 'string' },
       demo: { type: 'boolean', default: false },
+      port: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
       form: { type: 'string' },
@@ -93,7 +95,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const common = { configFile: values.config, demo: values.demo ?? false };
-  if (command === 'serve') return runServe(common);
+  if (command === 'serve') return runServe({ ...common, port: values.port });
   if (command === 'migrate') return runMigrate(common);
   if (command === 'graphql' && sub === 'schema') return runGraphqlSchema(common);
   if (command === 'openapi' && !sub) return (await import('./openapi-command.js')).runOpenapi({ ...common, out: values.out });

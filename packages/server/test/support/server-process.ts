@@ -36,6 +36,8 @@ export interface StartServerOptions {
   /** `serve --config FILE`; leave it out with `demo` for `serve --demo`, as a person starts the demo. */
   readonly configFile?: string;
   readonly demo?: boolean;
+  /** More `serve` flags, as a person types them (`['--port', '0']`). */
+  readonly args?: readonly string[];
   /** Extra environment (SVC_* overrides); the parent's SVC_* and PORT are not inherited. */
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
@@ -70,7 +72,7 @@ const BOOT_TIMEOUT_MS = 90_000;
 
 export async function startServer(options: StartServerOptions): Promise<ServerProcess> {
   const name = options.name ?? 'svc';
-  const args = [...(options.configFile !== undefined ? ['--config', options.configFile] : []), ...(options.demo ? ['--demo'] : [])];
+  const args = [...(options.configFile !== undefined ? ['--config', options.configFile] : []), ...(options.demo ? ['--demo'] : []), ...(options.args ?? [])];
   const child = spawn(process.execPath, [...SVC_FROM_SOURCE, 'serve', ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: childEnv(options.env ?? {}),
