@@ -185,6 +185,30 @@ describeEachDialect('classic rendering', (target) => {
       const other = await post([['firstName', 'x']], {}, '/svc/forms/contact/send');
       expect(other.statusCode).toBe(404);
     });
+
+    it.each(['/', '/some/page'])('takes the post at %s, outside /svc/, as at /svc/submit: JSON to a script, 303 to a browser', async (url) => {
+      const before = await count('contact');
+      const json = await post(entriesOf(await properties('contact'), PERSON), { accept: 'application/json' }, url);
+      expect(json.statusCode, json.body).toBe(200);
+      expect(json.json()).toMatchObject({ success: true, finished: true, submissionId: expect.any(Number) });
+      const browser = await post(entriesOf(await properties('contact'), PERSON), {}, url);
+      expect(browser.statusCode, browser.body).toBe(303);
+      expect(new URL(browser.headers.location as string).pathname).toBe('/contact');
+      const multipart = multipartBody(entriesOf(await properties('contact'), PERSON).map(([name, value]) => ({ name, value })));
+      const posted = await svc.app.inject({ method: 'POST', url, headers: { ...multipart.headers, accept: 'application/json', origin: SITE, referer: PAGE }, payload: multipart.payload });
+      expect(posted.json(), posted.body).toMatchObject({ success: true, submissionId: expect.any(Number) });
+      expect(await count('contact')).toBe(before + 3);
+    });
+
+    it('leaves every other request to a path no route takes a JSON 404, and a known path its 405', async () => {
+      for (const [url, type, payload] of [['/', 'application/json', '{"action":"svc/submit"}'], ['/some/page', 'application/json', '{not json'], ['/some/page', 'text/xml', '<a/>'], ['/', 'application/x-www-form-urlencoded', 'firstName=x']]) {
+        const res = await svc.app.inject({ method: 'POST', url, headers: { 'content-type': type }, payload });
+        expect(res.statusCode, `${url} ${type}`).toBe(404);
+        expect(res.json()).toMatchObject({ success: false, code: 'ROUTE_NOT_FOUND' });
+      }
+      const wrongMethod = await svc.app.inject({ method: 'POST', url: '/svc/api/forms/contact/manifest', headers: { 'content-type': 'application/json' }, payload: '{}' });
+      expect(wrongMethod.statusCode).toBe(405);
+    });
   });
 
   describe('multi-page, with no JavaScript', () => {

@@ -1,8 +1,8 @@
 /**
  * The classic routes (interface.md §2.10, §4.7; contract §10): the form-properties JSON, its
- * no-store visitor parts, and the form post at `POST /svc/submit` (or any other unrouted svc path
- * whose body says `action=svc/submit`), form-encoded or multipart. Thin: parsing and shaping here,
- * the post itself in classic-post.ts.
+ * no-store visitor parts, and the form post at `POST /svc/submit` (or any other path no POST route
+ * takes, `/` included, whose body says `action=svc/submit`), form-encoded or multipart. Thin:
+ * parsing and shaping here, the post itself in classic-post.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, type Form } from '@svc/core';
@@ -204,9 +204,22 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
     });
     const options = { config: { cors: 'all' as const }, onRequest: withLimit(ctx.guard, ctx.limits.submit) };
     scope.post(CLASSIC_SUBMIT_PATH, { ...options, schema: classicPostSchema }, answerPost);
-    // Sites post to whatever path their template says; `action=svc/submit` in the body decides.
-    scope.post('/svc/*', { ...options, schema: classicAnyPathSchema }, answerPost);
+    // Sites post to whatever path their template says, `/` included (contract §10): a POST no other
+    // route takes comes here, and `action=svc/submit` in the body decides. Only a form post can
+    // say so; anything else is not-found at once, before a guard, a limit or a parser sees it.
+    scope.post('/*', { ...options, onRequest: [onlyFormPosts, ...options.onRequest], schema: classicAnyPathSchema }, answerPost);
   });
+}
+
+/** The catch-all's first hook: a body that is not form-encoded or multipart goes to not-found. */
+function onlyFormPosts(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
+    done();
+    return;
+  }
+  // Answered here; the route's other hooks, its parser and its handler never run.
+  reply.callNotFound();
 }
 
 /** A form-encoded body as this scope's parser made it (a JSON array is not one). */
