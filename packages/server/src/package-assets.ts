@@ -24,5 +24,15 @@ export function assetPath(relative: string): string {
   return fileURLToPath(assetUrl(relative));
 }
 
-/** What the build copies into assets/ (paths relative to the repository root). */
-export const SHIPPED_ASSETS = ['schema/form-definition.schema.json', 'examples'] as const;
+/**
+ * What the build copies into assets/ (paths relative to the repository root), named one by one:
+ * a machine's own files beside them in examples/ never ship (issue #32). package.json's "files"
+ * lists the same paths, and the build refuses to finish when a copy holds a secret-looking value.
+ */
+export const SHIPPED_ASSETS = [
+  'schema/form-definition.schema.json',
+  'examples/svc.config.yaml',
+  'examples/forms',
+  'examples/templates',
+  'examples/files',
+] as const;

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT } from './support/svc-command.js';
+import { packagedFileProblems } from '../scripts/secret-scan.mjs';
 
 const run = promisify(execFile);
 const PACKAGES = ['@svc/core', '@svc/client', '@svc/elements', '@svc/server'] as const;
@@ -142,6 +143,35 @@ describe('the packed packages', () => {
     }
     const server = packed.find((p) => p.name === '@svc/server');
     expect(server?.files.map((file) => file.path)).toEqual(expect.arrayContaining(['dist/cli/svc-main.js', 'assets/schema/form-definition.schema.json', 'assets/examples/svc.config.yaml']));
+  });
+
+  it('carry only their allow-listed files, and no secret-looking value or local config in any of them (issue #32)', () => {
+    const problems: string[] = [];
+    for (const pkg of packed) {
+      for (const { path } of pkg.files) {
+        const text = readFileSync(join(project, 'node_modules', pkg.name, path), 'utf8');
+        problems.push(...packagedFileProblems(path, text).map((problem: string) => `${pkg.name}: ${problem}`));
+      }
+      const allowed = (JSON.parse(readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8')) as { files: string[] }).files.filter((entry) => !entry.startsWith('!'));
+      const outside = pkg.files.map((file) => file.path).filter((path) => path !== 'package.json' && !/^(README|LICENSE)/i.test(path) && !allowed.some((entry) => path === entry || path.startsWith(`${entry}/`)));
+      expect(outside, pkg.name).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('the scan finds what a local demo config would leak: a console password hash, an admin key hash, a secret, a stray config', () => {
+    const leaked = [
+      'console:',
+      '  users:',
+      '    - { username: ann, passwordHash: "scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2g", scopes: [read] }',
+      'admin:',
+      `  keys: [{ name: ci, sha256: ${'3f'.repeat(32)}, scopes: [read] }]`,
+      'secret: "a-real-server-secret-0123456789abcdef"',
+    ].join('\n');
+    const found = packagedFileProblems('assets/examples/svc.config.yaml', leaked);
+    expect(found).toEqual([expect.stringContaining('password hash'), expect.stringContaining('key or token hash'), expect.stringContaining('secret in a config key')]);
+    expect(packagedFileProblems('assets/examples/svc.config.local.yaml', 'server: { port: 3000 }')).toEqual([expect.stringContaining('local config')]);
+    expect(packagedFileProblems('assets/examples/svc.config.yaml', 'secret: null\nadmin: { keys: [] }')).toEqual([]);
   });
 
   it('@svc/client imports under Node and submits a form to the packed server', async () => {
