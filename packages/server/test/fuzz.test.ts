@@ -333,8 +333,9 @@ const isSubmitRoute = (req: FuzzRequest) => req.method === 'POST' && /^\/svc\/ap
 /** The payment callback is a browser navigation: a failed payment is a page for a person, not JSON. */
 const isPaymentPage = (req: FuzzRequest, status: number, type: string) =>
   (req.url.startsWith('/svc/payments/stripe/callback') && status === 402 && type.startsWith('text/html')) ||
-  // A classic post from a browser with no page to go back to is told on a plain page (issue #14).
-  (req.method === 'POST' && req.url.startsWith('/svc/') && type.startsWith('text/html') && status >= 400 && status < 500);
+  // A classic post from a browser with no page to go back to is told on a plain page (issue #14),
+  // on whatever path it was posted to (contract §10).
+  (req.method === 'POST' && /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(req.headers['content-type'] ?? '') && type.startsWith('text/html') && status >= 400 && status < 500);
 const BINARY_TYPES = /^(image\/|application\/(pdf|octet-stream|zip|vnd\.|msword))/;
 
 function parseJson(text: string): unknown {
