@@ -69,9 +69,14 @@ describe('a file store that cannot take a write', () => {
   it('a disk store whose directory cannot be made answers uploads and multipart submits 503 STORAGE_UNAVAILABLE with Retry-After', async () => {
     const blocker = join(dir, 'not-a-directory');
     writeFileSync(blocker, 'a file where the store wants a directory');
-    const svc = await createTestApp({ config: formsConfig({ dir: join(blocker, 'files') }) });
+    const lines: string[] = [];
+    const svc = await createTestApp({ config: formsConfig({ dir: join(blocker, 'files') }), logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } } });
     try {
       await expectUnavailable(svc);
+      // The client hears only the code; the operator's log says why the disk refused.
+      const logged = lines.filter((line) => line.includes('file store cannot take a write'));
+      expect(logged.length).toBeGreaterThan(0);
+      expect(logged[0]).toMatch(/ENOTDIR|EEXIST|ENOENT/);
     } finally {
       await svc.close();
     }

@@ -39,13 +39,14 @@ const MIGRATIONS_CACHE_MS = 30_000;
  * One statement per group names every table in it and matches no row, so the database only
  * resolves the names (a missing or renamed table fails it) and the log says which group failed.
  */
-const TABLE_GROUPS: Readonly<Record<string, readonly string[]>> = {
+export const TABLE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   forms: ['svc_forms', 'svc_fields'],
   submissions: ['svc_submissions', 'svc_drafts', 'svc_idempotency_keys'],
   files: ['svc_files'],
   deliveries: ['svc_deliveries', 'svc_delivery_attempts'],
   payments: ['svc_payments', 'svc_payment_checkpoints', 'svc_payment_events'],
   links: ['svc_spent_links', 'svc_classic_flashes', 'svc_classic_sessions', 'svc_audit_log'],
+  console: ['svc_console_sessions'],
 };
 
 const GROUP_PROBES = Object.entries(TABLE_GROUPS).map(([group, tables]) => ({

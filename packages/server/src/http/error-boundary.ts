@@ -44,7 +44,11 @@ export function clientErrorToSvcError(error: unknown): SvcError | null {
 /** Turn any thrown value into the SvcError that describes it to a client. */
 export function toSvcError(error: unknown, request: FastifyRequest): SvcError {
   const known = clientErrorToSvcError(error);
-  if (known) return known;
+  if (known) {
+    // The store's own words (ENOSPC, S3's refusal) stay in the log, where an operator needs them.
+    if (known.code === 'STORAGE_UNAVAILABLE') request.log.warn({ err: (known as Error & { cause?: unknown }).cause }, 'file store cannot take a write');
+    return known;
+  }
   // issue #12: the gateway's own words stay in the log; the client may retry a 502.
   if (error instanceof GatewayUnavailableError) {
     request.log.warn({ err: error }, 'payment gateway unavailable');
