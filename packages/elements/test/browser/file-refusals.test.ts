@@ -5,29 +5,14 @@
  * own message on their field, and it stays there once the upload round is over.
  */
 import { expect, it } from 'vitest';
-import type { Locator } from 'playwright-core';
 import { describeWithChromium } from './support/chromium.js';
 import { useBrowserHarness } from './support/browser-harness.js';
 import { openForm, text, visible } from './support/form-page.js';
 import { samplePng } from './support/sample-files.js';
+import { dropFiles } from './support/drop-files.js';
 
 const WAIT = { timeout: 10_000, interval: 50 };
 const TEST_TIMEOUT = 40_000;
-
-/** Drops `files` on `zone` as a person dragging them from their desktop would. */
-async function dropFiles(zone: Locator, files: readonly { name: string; type: string; bytes: Buffer }[]): Promise<void> {
-  const payload = files.map((f) => ({ name: f.name, type: f.type, base64: f.bytes.toString('base64') }));
-  const dataTransfer = await zone.evaluateHandle((_zone, list) => {
-    const transfer = new DataTransfer();
-    for (const f of list) {
-      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
-      transfer.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    return transfer;
-  }, payload);
-  await zone.dispatchEvent('dragover', { dataTransfer });
-  await zone.dispatchEvent('drop', { dataTransfer });
-}
 
 describeWithChromium('files the service refuses', () => {
   const harness = useBrowserHarness();
