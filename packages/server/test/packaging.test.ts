@@ -6,9 +6,9 @@
  * types, load the element's single-file browser bundle, and start the packed server with its bin
  * on plain Node (no tsx) and submit a form to it.
  *
- * The install builds better-sqlite3 from source, as a user's machine without a prebuilt binary
- * would, so this file takes a minute or two; npm's cache (filled by the workspace's own install)
- * serves every registry package.
+ * better-sqlite3's install takes its prebuilt binary from a local directory (the workspace's own,
+ * packed as the download would be), since no release host is reachable here; npm's cache (filled
+ * by the workspace's own install) serves every registry package.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -92,7 +92,16 @@ beforeAll(async () => {
   packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as PackedFile[];
   const dependencies = Object.fromEntries(packed.map((p) => [p.name, `file:tarballs/${p.filename}`]));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'svc-consumer', private: true, type: 'module', dependencies }));
-  await run('npm', ['install', '--prefer-offline', '--no-package-lock'], { ...NPM, cwd: project });
+  // A user's install downloads better-sqlite3's prebuilt binary; this machine reaches no release
+  // host, so its install compiled SQLite from source (a minute of CPU, the most of this file).
+  // prebuild-install takes the same tarball from a local directory instead: the workspace's own
+  // binary, packed under the name the download would have.
+  const prebuilds = join(project, 'prebuilds');
+  mkdirSync(prebuilds);
+  const sqlite = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string };
+  const prebuild = `better-sqlite3-v${sqlite.version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  await run('tar', ['-czf', join(prebuilds, prebuild), '-C', join(REPO_ROOT, 'node_modules/better-sqlite3'), 'build/Release/better_sqlite3.node']);
+  await run('npm', ['install', '--prefer-offline', '--no-package-lock'], { ...NPM, cwd: project, env: { ...NPM.env, npm_config_better_sqlite3_local_prebuilds: prebuilds } });
   writeFileSync(join(project, 'client-check.mjs'), CLIENT_SCRIPT);
   writeFileSync(join(project, 'page.js'), BROWSER_ENTRY);
   writeFileSync(join(project, 'consumer.ts'), TYPED_CONSUMER);
