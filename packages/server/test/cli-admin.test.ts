@@ -1,6 +1,5 @@
 /** `svc export`, `svc submissions list` and `svc purge` as an operator runs them: child processes, real files. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config-loader.js';
 import { ADMIN_FORMS_DIR, seed } from './support/admin-fixture.js';
 import { TEST_SECRET, type TestApp } from './support/test-app.js';
-import { SVC_FROM_SOURCE } from './support/svc-command.js';
+import { runSvc } from './support/svc-command.js';
 
 
 describe('svc export, submissions list and purge', () => {
@@ -16,7 +15,7 @@ describe('svc export, submissions list and purge', () => {
   let configFile: string;
 
   function svc(args: readonly string[]) {
-    return spawnSync(process.execPath, [...SVC_FROM_SOURCE, ...args, '--config', configFile], { cwd: dir, env: { ...process.env }, encoding: 'utf8', timeout: 60_000 });
+    return runSvc([...args, '--config', configFile], { cwd: dir, timeoutMs: 90_000 });
   }
 
   beforeAll(async () => {
@@ -39,9 +38,9 @@ describe('svc export, submissions list and purge', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('exports CSV to a file with the API exporter and reports the row count', () => {
+  it('exports CSV to a file with the API exporter and reports the row count', async () => {
     const out = join(dir, 'notes.csv');
-    const run = svc(['export', '--form', 'notes', '--format', 'csv', '--out', out, '--bom']);
+    const run = await svc(['export', '--form', 'notes', '--format', 'csv', '--out', out, '--bom']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(`Exported 2 submission(s) of notes to ${out} (csv).\n`);
     // stderr is not a terminal here, so no progress bar is drawn.
@@ -53,28 +52,28 @@ describe('svc export, submissions list and purge', () => {
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
 
-  it('exports JSON Lines with the same filters as the API', () => {
+  it('exports JSON Lines with the same filters as the API', async () => {
     const out = join(dir, 'spam.jsonl');
-    const run = svc(['export', '--form', 'notes', '--format', 'jsonl', '--spam', 'true', '--out', out]);
+    const run = await svc(['export', '--form', 'notes', '--format', 'jsonl', '--spam', 'true', '--out', out]);
     expect(run.status, run.stderr).toBe(0);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { title: string; isSpam: boolean });
     expect(lines).toEqual([expect.objectContaining({ title: 'Spam', isSpam: true })]);
   });
 
-  it('fails clearly for an unknown form, a bad filter or missing flags, leaving no file', () => {
+  it('fails clearly for an unknown form, a bad filter or missing flags, leaving no file', async () => {
     const out = join(dir, 'nope.csv');
-    const unknown = svc(['export', '--form', 'nope', '--out', out]);
+    const unknown = await svc(['export', '--form', 'nope', '--out', out]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/Form "nope" not found/);
-    const bad = svc(['export', '--form', 'notes', '--format', 'xlsx', '--out', out]);
+    const bad = await svc(['export', '--form', 'notes', '--format', 'xlsx', '--out', out]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/"format" must be csv or jsonl/);
     expect(existsSync(out)).toBe(false);
-    expect(svc(['export', '--form', 'notes']).status).toBe(2);
+    expect((await svc(['export', '--form', 'notes'])).status).toBe(2);
   });
 
-  it('lists submissions as a table, newest first, with control characters made harmless', () => {
-    const run = svc(['submissions', 'list', '--form', 'notes']);
+  it('lists submissions as a table, newest first, with control characters made harmless', async () => {
+    const run = await svc(['submissions', 'list', '--form', 'notes']);
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^id\s+created\s+status\s+spam\s+title$/);
@@ -82,12 +81,12 @@ describe('svc export, submissions list and purge', () => {
     expect(lines[3]).toMatch(/^\d+\s+2026-11-02 09:00:00\s+closed\s+no\s+Bob \[31m red$/);
     expect(run.stdout).not.toContain('\u001b');
     expect(lines.at(-1)).toBe('3 submission(s)');
-    const limited = svc(['submissions', 'list', '--form', 'notes', '--limit', '1']);
+    const limited = await svc(['submissions', 'list', '--form', 'notes', '--limit', '1']);
     expect(limited.stdout.trimEnd().split('\n').at(-1)).toBe('1 submission(s) (more: raise --limit)');
   });
 
-  it('purges submissions past their retention and says how many', () => {
-    const run = svc(['purge']);
+  it('purges submissions past their retention and says how many', async () => {
+    const run = await svc(['purge']);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/3 submission\(s\) past their retention and 0 spam submission\(s\)/);
   });

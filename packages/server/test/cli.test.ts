@@ -1,11 +1,11 @@
 /** The `svc` command as a user runs it: a child process, real exit codes, real output. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXAMPLE_FORMS_DIR } from './support/test-app.js';
-import { REPO_ROOT as ROOT, SVC_FROM_SOURCE } from './support/svc-command.js';
+import { REPO_ROOT as ROOT, SVC_FROM_SOURCE, runSvc, type CommandRun } from './support/svc-command.js';
 
 const scratch: string[] = [];
 
@@ -23,12 +23,7 @@ function tempDir(prefix: string): string {
 const RUN_TIMEOUT_MS = 90_000;
 
 function svc(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  return spawnSync(process.execPath, [...SVC_FROM_SOURCE, ...args], {
-    cwd: options.cwd ?? ROOT,
-    env: { ...process.env, ...options.env },
-    encoding: 'utf8',
-    timeout: RUN_TIMEOUT_MS,
-  });
+  return runSvc(args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, timeoutMs: RUN_TIMEOUT_MS });
 }
 
 afterAll(() => {
@@ -36,8 +31,8 @@ afterAll(() => {
 });
 
 describe('svc forms check', () => {
-  it('passes the example forms and names them', () => {
-    const run = svc(['forms', 'check', EXAMPLE_FORMS_DIR]);
+  it('passes the example forms and names them', async () => {
+    const run = await svc(['forms', 'check', EXAMPLE_FORMS_DIR]);
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/5 form\(s\) OK/);
     expect(run.stdout).toContain("donation");
@@ -45,11 +40,11 @@ describe('svc forms check', () => {
     expect(run.stdout).toContain('job-application');
   });
 
-  it('lists every problem of every file with file, line and path, and exits 1', () => {
+  it('lists every problem of every file with file, line and path, and exits 1', async () => {
     const dir = tempDir('svc-cli-forms-');
     writeFileSync(join(dir, 'one.yaml'), 'name: One\nfields:\n  - { type: text, handle: a, label: A, maxLength: 0 }\n');
     writeFileSync(join(dir, 'two.yaml'), 'name: Two\nsettings:\n  submissionTitleFormat: "{{ oops"\nfields:\n  - { type: confirmation, handle: c, label: C, target: nope }\n');
-    const run = svc(['forms', 'check', dir]);
+    const run = await svc(['forms', 'check', dir]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/one\.yaml:3:\d+ fields\[0\]\.maxLength/);
     expect(run.stderr).toMatch(/two\.yaml:\d+:\d+ settings\.submissionTitleFormat/);
@@ -57,78 +52,78 @@ describe('svc forms check', () => {
     expect(run.stderr).toMatch(/3 problem\(s\)/);
   });
 
-  it('prints its version for --version and version (issue #31)', () => {
+  it('prints its version for --version and version (issue #31)', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/server/package.json'), 'utf8')) as { version: string };
     for (const args of [['--version'], ['version']]) {
-      const run = svc(args);
+      const run = await svc(args);
       expect(run.status).toBe(0);
       expect(run.stdout).toBe(`svc ${version}\n`);
     }
   });
 
-  it('prints usage and exits 2 for an unknown command', () => {
-    const run = svc(['frobnicate']);
+  it('prints usage and exits 2 for an unknown command', async () => {
+    const run = await svc(['frobnicate']);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/Usage: svc/);
   });
 });
 
 describe('every CLI failure is one clear line (issue #11)', () => {
-  const oneLine = (run: ReturnType<typeof svc>) => {
+  const oneLine = (run: CommandRun) => {
     const lines = run.stderr.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('npm warn'));
     expect(lines, run.stderr).toHaveLength(1);
     expect(run.stderr).not.toMatch(/\n\s+at |\.ts:\d+/);
     return lines[0] as string;
   };
 
-  it('migrates without a secret: a command that serves nobody needs none', () => {
+  it('migrates without a secret: a command that serves nobody needs none', async () => {
     const cwd = tempDir('svc-cli-migrate-');
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
     delete env.SVC_SECRET;
     delete env.SVC_SECRET_FILE;
-    const run = spawnSync(process.execPath, [...SVC_FROM_SOURCE, 'migrate'], { cwd, env, encoding: 'utf8', timeout: RUN_TIMEOUT_MS });
+    const run = await runSvc(['migrate'], { cwd, env, timeoutMs: RUN_TIMEOUT_MS });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Applied: /);
   });
 
-  it('names an unknown flag', () => {
-    const run = svc(['serve', '--bogus']);
+  it('names an unknown flag', async () => {
+    const run = await svc(['serve', '--bogus']);
     expect(run.status).toBe(2);
     expect(oneLine(run)).toMatch(/^svc: Unknown option '--bogus'.*svc --help/);
   });
 
-  it('says when forms check has no directory to check', () => {
-    const run = svc(['forms', 'check'], { cwd: tempDir('svc-cli-noforms-') });
+  it('says when forms check has no directory to check', async () => {
+    const run = await svc(['forms', 'check'], { cwd: tempDir('svc-cli-noforms-') });
     expect(run.status).toBe(1);
     expect(oneLine(run)).toMatch(/^svc: the forms directory .*forms does not exist/);
   });
 
-  it('says which export path cannot be written', () => {
+  it('says which export path cannot be written', async () => {
     const cwd = tempDir('svc-cli-export-');
-    const run = svc(['export', '--demo', '--form', 'contact', '--format', 'csv', '--out', join(cwd, 'missing/dir/x.csv')], { cwd });
+    const run = await svc(['export', '--demo', '--form', 'contact', '--format', 'csv', '--out', join(cwd, 'missing/dir/x.csv')], { cwd });
     expect(run.status).toBe(1);
     expect(oneLine(run)).toMatch(/^svc: cannot open .*missing\/dir\/x\.csv\.partial: no such file or directory$/);
   });
 
-  it('says the database cannot be reached', () => {
-    const run = svc(['migrate'], { cwd: tempDir('svc-cli-pg-'), env: { SVC_DATABASE__URL: 'postgres://svc@127.0.0.1:1/svc' } });
+  it('says the database cannot be reached', async () => {
+    const run = await svc(['migrate'], { cwd: tempDir('svc-cli-pg-'), env: { SVC_DATABASE__URL: 'postgres://svc@127.0.0.1:1/svc' } });
     expect(run.status).toBe(1);
     expect(oneLine(run)).toMatch(/^svc: cannot reach the database or service at 127\.0\.0\.1:1 \(ECONNREFUSED\)/);
   });
 
-  it('refuses a database URL of a kind svc does not speak, instead of making a file of that name', () => {
+  it('refuses a database URL of a kind svc does not speak, instead of making a file of that name', async () => {
     const cwd = tempDir('svc-cli-mysql-');
-    const run = svc(['migrate'], { cwd, env: { SVC_DATABASE__URL: 'mysql://x' } });
+    const run = await svc(['migrate'], { cwd, env: { SVC_DATABASE__URL: 'mysql://x' } });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/database\.url: "mysql" is not a database svc speaks/);
     expect(readdirSync(cwd)).toEqual([]);
   });
 
-  it('reports schema, origin and secret problems of a config in one list', () => {
+  it('reports schema, origin and secret problems of a config in one list', async () => {
     const cwd = tempDir('svc-cli-config-');
     const file = join(cwd, 'svc.config.yaml');
     writeFileSync(file, 'server: { port: "nope" }\nheadless: { allowedOrigins: ["not an origin"] }\n');
-    const run = svc(['serve', '--config', file], { cwd, env: { NODE_ENV: 'production', SVC_SECRET: '' } });
+    const run = await svc(['serve', '--config', file], { cwd, env: { NODE_ENV: 'production', SVC_SECRET: '' } });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/server\.port/);
     expect(run.stderr).toMatch(/headless\.allowedOrigins\.0/);
@@ -137,8 +132,8 @@ describe('every CLI failure is one clear line (issue #11)', () => {
 });
 
 describe('svc serve', () => {
-  it('refuses to start without a secret outside development, listing the problem', () => {
-    const run = svc(['serve', '--config', join(ROOT, 'examples/svc.config.yaml')], {
+  it('refuses to start without a secret outside development, listing the problem', async () => {
+    const run = await svc(['serve', '--config', join(ROOT, 'examples/svc.config.yaml')], {
       cwd: tempDir('svc-cli-nosecret-'),
       env: { NODE_ENV: 'production', SVC_SECRET: '' },
     });

@@ -5,14 +5,13 @@
  * cookie exist; idle and absolute expiry, expired rows purged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { hashPassword } from '../src/console/console-passwords.js';
-import { SVC_FROM_SOURCE } from './support/svc-command.js';
+import { runSvc } from './support/svc-command.js';
 import { createTestApp, TEST_SECRET, type TestApp } from './support/test-app.js';
 
 const PASSWORD = 'correct horse battery staple';
@@ -125,7 +124,7 @@ describe('console sessions kept on the server', () => {
     const ops = await signIn(svc, { apiKey: API_KEY });
     const configFile = join(dir, 'svc.config.json');
     writeFileSync(configFile, JSON.stringify({ secret: TEST_SECRET, dataDir: join(dir, 'data'), database: { url: dbUrl }, forms: { watch: false }, log: { level: 'silent' } }));
-    const run = spawnSync(process.execPath, [...SVC_FROM_SOURCE, 'admin', 'sessions', 'revoke', '--user', 'kim', '--config', configFile], { cwd: dir, encoding: 'utf8', timeout: 170_000 });
+    const run = await runSvc(['admin', 'sessions', 'revoke', '--user', 'kim', '--config', configFile], { cwd: dir, timeoutMs: 170_000 });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^Ended [2-9]\d* console session\(s\) of user kim\.\n$/);
     for (const id of kim) expect(await live(svc, id)).toBe(false);

@@ -3,13 +3,12 @@
  * processes, real exit codes, and links that the server then accepts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { createTestApp, EXAMPLE_FORMS_DIR, TEST_SECRET, type TestApp } from './support/test-app.js';
-import { SVC_FROM_SOURCE } from './support/svc-command.js';
+import { runSvc } from './support/svc-command.js';
 
 const PROFILES = {
   feedback: {
@@ -23,7 +22,7 @@ const PROFILES = {
 };
 
 function svc(args: readonly string[], cwd: string, env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [...SVC_FROM_SOURCE, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', timeout: 60_000 });
+  return runSvc(args, { cwd, env: { PATH: process.env.PATH ?? '', ...env }, timeoutMs: 90_000 });
 }
 
 describe('svc profiles', () => {
@@ -42,7 +41,7 @@ describe('svc profiles', () => {
   });
 
   it('signs a link the server accepts, and prints the link from the linkTemplate', async () => {
-    const run = svc(['profiles', 'sign', 'feedback', '--property', 'eventId=42', '--ttl', '2h', '--config', configFile], dir, { SVC_SECRET: TEST_SECRET });
+    const run = await svc(['profiles', 'sign', 'feedback', '--property', 'eventId=42', '--ttl', '2h', '--config', configFile], dir, { SVC_SECRET: TEST_SECRET });
     expect(run.status, run.stderr).toBe(0);
     const [token, link] = run.stdout.trim().split('\n');
     expect(link).toBe(`https://events.example.test/feedback?t=${encodeURIComponent(token ?? '')}`);
@@ -51,7 +50,7 @@ describe('svc profiles', () => {
     expect(res.json<{ data: { metadata: unknown } }>().data.metadata).toEqual({ profile: 'feedback', properties: { eventId: 42 } });
   }, 60_000);
 
-  it('refuses clearly, without a stack: no secret, an ill-typed property, a profile that takes no links, a bad duration', () => {
+  it('refuses clearly, without a stack: no secret, an ill-typed property, a profile that takes no links, a bad duration', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['profiles', 'sign', 'feedback', '--property', 'eventId=42'], {}, /secret/],
       [['profiles', 'sign', 'feedback', '--property', 'eventId=forty'], { SVC_SECRET: TEST_SECRET }, /eventId.*integer/],
@@ -59,8 +58,10 @@ describe('svc profiles', () => {
       [['profiles', 'sign', 'feedback', '--property', 'eventId=1', '--ttl', 'soon'], { SVC_SECRET: TEST_SECRET }, /--ttl/],
       [['profiles', 'login-token', '--subject', 'kim'], {}, /--demo/],
     ];
-    for (const [args, env, message] of cases) {
-      const run = svc([...args, '--config', configFile], dir, env);
+    // Each run is its own process: all at once, then every answer checked.
+    const runs = await Promise.all(cases.map(([args, env]) => svc([...args, '--config', configFile], dir, env)));
+    for (const [index, [args, , message]] of cases.entries()) {
+      const run = runs[index] as Awaited<ReturnType<typeof svc>>;
       expect(run.status, `${args.join(' ')}: ${run.stdout}`).not.toBe(0);
       expect(run.stderr).not.toMatch(/\n\s+at /);
       expect(run.stderr).toMatch(message);

@@ -1,7 +1,7 @@
 /** The README is the front door: every config key and error code must be documented there. */
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { runCommand } from './support/svc-command.js';
 import { resolve } from 'node:path';
 import type { TSchema } from '@sinclair/typebox';
 import { ERROR_CATALOGUE } from '@svc/core';
@@ -37,14 +37,14 @@ describe('the README', () => {
     expect(README).toContain(`with ${NUMBER_WORDS[forms.length]} example forms`);
   });
 
-  it('has a forms check line that runs as written from the checkout', () => {
+  it('has a forms check line that runs as written from the checkout', async () => {
     const line = README.split('\n').find((l) => /^npm run (-s )?svc -- forms check/.test(l));
     expect(line).toBeDefined();
     const command = (line as string).replace(/\s+#.*$/, '');
-    const run = spawnSync('bash', ['-c', command], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const run = await runCommand('bash', ['-c', command], { cwd: ROOT, timeoutMs: 90_000 });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/\d+ form\(s\) OK/);
-  }, 60_000);
+  }, 120_000);
 
   it('names the test command CI runs', () => {
     expect(README).toContain('npm test');
