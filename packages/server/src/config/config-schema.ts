@@ -28,7 +28,8 @@ const HeadlessForm = Type.Object(
 const PROPERTY_NAME = '^[A-Za-z][A-Za-z0-9_]*$';
 
 /** Field handle → a template (`{{ user.email }}`, `{{ properties.orderId }}`) rendered per request. */
-const FieldTemplates = Type.Record(Type.String({ pattern: PROPERTY_NAME }), Type.String(), { default: {}, additionalProperties: false });
+const fieldTemplates = (description: string) =>
+  Type.Record(Type.String({ pattern: PROPERTY_NAME }), Type.String(), { default: {}, additionalProperties: false, description });
 
 const Profile = Type.Object(
   {
@@ -52,9 +53,9 @@ const Profile = Type.Object(
     cache: Type.String({ minLength: 1, default: 'no-store', description: 'Cache-Control of the profile manifest.' }),
     context: Type.Object(
       {
-        defaultValues: FieldTemplates,
-        lockedFields: FieldTemplates,
-        hiddenFields: FieldTemplates,
+        defaultValues: fieldTemplates('Field handle → template (`{{ user.given_name }}`, `{{ properties.topic }}`): shown as the default.'),
+        lockedFields: fieldTemplates('Field handle → template: shown read-only and forced on submit.'),
+        hiddenFields: fieldTemplates('Field handle → template: left out of the manifest and forced on submit.'),
       },
       { additionalProperties: false, default: {}, description: 'Per field handle, a template of `user` (the JWT claims), `properties` and `token` (the link claims).' },
     ),
@@ -197,11 +198,11 @@ export const ConfigSchema = Type.Object(
           default: null,
           description: 'Allow introspection; null = on under NODE_ENV=development or --demo, off otherwise.',
         }),
-        maxDepth: Type.Integer({ minimum: 1, maximum: 100, default: 15, description: 'Deepest selection allowed.' }),
+        maxDepth: Type.Integer({ minimum: 1, maximum: 100, default: 15, description: 'Deepest selection allowed (QUERY_TOO_DEEP above).' }),
         maxComplexity: Type.Integer({
           minimum: 1,
           default: 50_000,
-          description: 'Largest query cost allowed (1 per field, lists multiply by their limit or 10).',
+          description: 'Largest query cost allowed (1 per field, lists multiply by their limit or 10; QUERY_TOO_COMPLEX above).',
         }),
         public: Type.Unsafe<{ read: string[]; submit: string[] } | null>({
           anyOf: [
@@ -243,7 +244,7 @@ export const ConfigSchema = Type.Object(
     csrf: Type.Object(
       {
         enabled: Type.Boolean({ default: true, description: 'Require a CSRF token on submits.' }),
-        cookieName: Type.String({ default: 'svc_csrf', pattern: '^[A-Za-z0-9_-]+$' }),
+        cookieName: Type.String({ default: 'svc_csrf', pattern: '^[A-Za-z0-9_-]+$', description: 'The cookie that binds CSRF tokens to a client.' }),
         sameSite: StringEnum(['lax', 'strict', 'none'], {
           default: 'lax',
           description:
@@ -398,7 +399,7 @@ export const ConfigSchema = Type.Object(
     ),
     log: Type.Object(
       {
-        level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+        level: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', description: 'Lowest level logged: `fatal` … `trace`, or `silent`.' }),
         format: StringEnum(['auto', 'json', 'pretty'], { default: 'auto', description: 'JSON lines, readable lines, or auto: readable on a terminal, JSON otherwise.' }),
       },
       { additionalProperties: false, default: {} },
