@@ -17,7 +17,7 @@ import * as createClassicTables from './migrations/202611250200-create-classic-t
 import * as createAuditLog from './migrations/202611250300-create-audit-log.js';
 import * as mergeUploadIndexes from './migrations/202611271000-merge-upload-indexes.js';
 import * as addPaymentOwner from './migrations/202611271700-add-payment-owner.js';
-import * as createConsoleSessions from './migrations/202611300900-create-console-sessions.js';
+import * as createConsoleSessions from './migrations/202611271800-create-console-sessions.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -38,8 +38,26 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611250300-create-audit-log': createAuditLog,
   '202611271000-merge-upload-indexes': mergeUploadIndexes,
   '202611271700-add-payment-owner': addPaymentOwner,
-  '202611300900-create-console-sessions': createConsoleSessions,
+  '202611271800-create-console-sessions': createConsoleSessions,
 };
+
+/**
+ * Names a migration had before it was renamed -> its name now. The console sessions migration was
+ * first committed as 202611300900, a date days ahead of its commit: Kysely runs migrations in name
+ * order and refuses a database whose recorded migrations are not the first ones in that order, so
+ * every migration written before that date would have sorted ahead of it and been refused on any
+ * database that already ran it. A database migrated under an old name has its record renamed
+ * (same row, same timestamp) before the migrator reads it, so the migration is not run again.
+ * Nothing is ever removed from this map.
+ */
+const RENAMED: Readonly<Record<string, string>> = {
+  '202611300900-create-console-sessions': '202611271800-create-console-sessions',
+};
+
+type MigrationTable = Kysely<{ svc_migrations: { name: string } }>;
+
+/** The migrations, in order, the way `svc migrate` and boot run them. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
 class StaticMigrationProvider implements MigrationProvider {
   constructor(private readonly dialect: DialectName) {}
@@ -52,12 +70,39 @@ class StaticMigrationProvider implements MigrationProvider {
 
 /** Migrations this build knows that the database has not run (readiness, issue #16); [] when current. */
 export async function pendingMigrations(handle: DatabaseHandle): Promise<readonly string[]> {
-  const rows = await (handle.db as unknown as Kysely<{ svc_migrations: { name: string } }>).selectFrom('svc_migrations').select('name').execute();
-  const done = new Set(rows.map((row) => row.name));
-  return Object.keys(MIGRATIONS).filter((name) => !done.has(name));
+  const rows = await (handle.db as unknown as MigrationTable).selectFrom('svc_migrations').select('name').execute();
+  // A record under an old name counts as its migration, renamed or not yet.
+  const done = new Set(rows.map((row) => RENAMED[row.name] ?? row.name));
+  return MIGRATION_NAMES.filter((name) => !done.has(name));
+}
+
+async function hasMigrationTable(handle: DatabaseHandle): Promise<boolean> {
+  const tables = await handle.db.introspection.getTables();
+  return tables.some((table) => table.name === 'svc_migrations');
+}
+
+/**
+ * What migrateToLatest would run, in order, without running or writing anything (`svc migrate
+ * --dry-run`): every migration on a database svc has never migrated.
+ */
+export async function plannedMigrations(handle: DatabaseHandle): Promise<readonly string[]> {
+  return (await hasMigrationTable(handle)) ? pendingMigrations(handle) : MIGRATION_NAMES;
+}
+
+/**
+ * Renames the records of renamed migrations. The update is the same on every instance, so several
+ * booting at once may all run it: whichever is first renames, the others change nothing.
+ */
+async function renameRecordedMigrations(handle: DatabaseHandle): Promise<void> {
+  if (!(await hasMigrationTable(handle))) return;
+  const db = handle.db as unknown as MigrationTable;
+  for (const [from, to] of Object.entries(RENAMED)) {
+    await db.updateTable('svc_migrations').set({ name: to }).where('name', '=', from).execute();
+  }
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<readonly string[]> {
+  await renameRecordedMigrations(handle);
   const migrator = new Migrator({
     db: handle.db,
     provider: new StaticMigrationProvider(handle.dialect),
