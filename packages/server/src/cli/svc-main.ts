@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * The `svc` command: `svc serve`, `svc migrate`, `svc forms check [dir]`, `svc purge`, `svc export`,
- * `svc submissions list`, `svc payments reconcile`, `svc profiles sign`. Each subcommand lives in
- * its own file; this one only dispatches and turns known boot errors into readable reports.
+ * The `svc` command: `svc init [dir]`, `svc serve`, `svc migrate`, `svc forms check [dir]`,
+ * `svc purge`, `svc export`, `svc submissions list`, `svc payments reconcile`, `svc profiles sign`.
+ * Each subcommand lives in its own file; this one only dispatches and turns known boot errors into
+ * readable reports.
  */
 import { runHashPassword } from './admin-password-command.js';
 import { runRevokeSessions } from './admin-sessions-command.js';
@@ -10,6 +11,7 @@ import { runGraphqlSchema } from './graphql-schema-command.js';
 import { parseArgs } from 'node:util';
 import { describeCliError } from './cli-errors.js';
 import { runServe } from './serve-command.js';
+import { runInit } from './init-command.js';
 import { runMigrate } from './migrate-command.js';
 import { runFormsCheck } from './forms-check-command.js';
 import { runPurge } from './purge-command.js';
@@ -23,6 +25,8 @@ const USAGE = `Usage: svc <command> [options]
 
 Commands:
   --version, version               print svc's version
+  init [DIR]                       start a project in DIR (default .): svc.config.yaml, a secret
+                                   file, forms/contact.yaml and .gitignore; overwrites nothing
   serve [--config FILE] [--demo] [--port N]
                                    start the service (--demo: example forms, generated secret)
   migrate [--config FILE]          apply database migrations and exit
@@ -95,6 +99,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const common = { configFile: values.config, demo: values.demo ?? false };
+  if (command === 'init' && rest.length === 0) return runInit({ dir: sub });
   if (command === 'serve') return runServe({ ...common, port: values.port });
   if (command === 'migrate') return runMigrate(common);
   if (command === 'graphql' && sub === 'schema') return runGraphqlSchema(common);

@@ -66,6 +66,7 @@ function readConfigFile(file: string): Record<string, unknown> {
 function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<string, unknown> {
   const out = { ...raw };
   if (typeof out.dataDir === 'string') out.dataDir = resolve(base, out.dataDir);
+  if (typeof out.secretFile === 'string') out.secretFile = resolve(base, out.secretFile);
   const forms = out.forms;
   if (forms && typeof forms === 'object' && !Array.isArray(forms) && typeof (forms as { dir?: unknown }).dir === 'string') {
     out.forms = { ...forms, dir: resolve(base, (forms as { dir: string }).dir) };
@@ -122,6 +123,17 @@ function keptSecret(dataDir: string): string | null {
   const kept = readFileSync(file, 'utf8').trim();
   if (kept.length < 32) throw new ConfigError([`${file}: the kept secret is shorter than 32 characters; delete the file to generate a new one`]);
   return kept;
+}
+
+/** The secret in the file `secretFile` names, or why it cannot be used. */
+function secretFromFile(file: string): string | { problem: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch {
+    return { problem: `secretFile: cannot read ${file}` };
+  }
+  return text.length >= 32 ? text : { problem: `secretFile: ${file} holds fewer than 32 characters` };
 }
 
 /** A development or demo secret: generated once and kept in the data directory. */
@@ -204,6 +216,12 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   // Every problem in one report (issue #11): the checks past the schema run on what is there.
   problems.push(...semanticProblems(config as unknown as Config));
   const typed = config as unknown as Config & { secret: string | null; demo: boolean; graphql: { introspection: boolean | null } };
+  // issue #33: `svc init` keeps the secret out of the config it writes, in a file the config names.
+  if (typed.secret === null && typeof typed.secretFile === 'string') {
+    const fromFile = secretFromFile(typed.secretFile);
+    if (typeof fromFile === 'string') typed.secret = fromFile;
+    else problems.push(fromFile.problem);
+  }
   const secretFromKeeping = typed.secret === null && (demo || env.NODE_ENV === 'development');
   if (typed.secret === null && !secretFromKeeping && !options.offline) {
     problems.push('secret: required (set SVC_SECRET or SVC_SECRET_FILE; at least 32 characters)');

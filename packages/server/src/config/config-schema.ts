@@ -141,6 +141,10 @@ export const ConfigSchema = Type.Object(
       description:
         'Server secret (≥ 32 chars) for CSRF, state tokens and signatures; use SVC_SECRET_FILE for a file. Required unless NODE_ENV=development or --demo.',
     }),
+    secretFile: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+      default: null,
+      description: 'A file holding the server secret (a path in a config file is relative to it), read at boot when `secret` is not set; `svc init` writes one with mode 0600.',
+    }),
     dataDir: Type.String({
       default: './data',
       description: 'Directory for the embedded database, generated secret and local files.',
