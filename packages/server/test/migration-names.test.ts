@@ -84,6 +84,23 @@ describeWithService('a PostgreSQL database migrated under the old name', postgre
   });
 });
 
+describe('a database migrated by a newer build (docs/upgrading.md: rolling upgrades)', () => {
+  it('keeps an older instance that is already running ready, and refuses to start one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-migration-newer-'));
+    const handle = createDatabase({ url: null, dataDir: dir });
+    try {
+      await migrateToLatest(handle);
+      // A migration this build does not know, as a newer build records it.
+      await (handle.db as unknown as Migrations).insertInto('svc_migrations').values({ name: '209912312359-add-later-thing', timestamp: new Date().toISOString() }).execute();
+      expect(await pendingMigrations(handle)).toEqual([]);
+      await expect(migrateToLatest(handle)).rejects.toThrow(/previously executed migration 209912312359-add-later-thing is missing/);
+    } finally {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a database svc never migrated', () => {
   it('plans every migration, in order, and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-migration-plan-'));

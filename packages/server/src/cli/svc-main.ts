@@ -29,7 +29,9 @@ Commands:
                                    file, forms/contact.yaml and .gitignore; overwrites nothing
   serve [--config FILE] [--demo] [--port N]
                                    start the service (--demo: example forms, generated secret)
-  migrate [--config FILE]          apply database migrations and exit
+  migrate [--dry-run] [--config FILE]
+                                   apply database migrations and exit (--dry-run: list the
+                                   ones that would run, in order, and run none)
   forms check [DIR] [--config FILE] validate form definitions; every problem is listed
   purge [--config FILE]            delete expired drafts, idempotency keys, unclaimed uploads and
                                    submissions past their retention now
@@ -82,6 +84,7 @@ async function main(argv: readonly string[]): Promise<number> {
       prefill: { type: 'string', multiple: true },
       ttl: { type: 'string' },
       'single-use': { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
       subject: { type: 'string' },
       claim: { type: 'string', multiple: true },
       user: { type: 'string' },
@@ -101,7 +104,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const common = { configFile: values.config, demo: values.demo ?? false };
   if (command === 'init' && rest.length === 0) return runInit({ dir: sub });
   if (command === 'serve') return runServe({ ...common, port: values.port });
-  if (command === 'migrate') return runMigrate(common);
+  if (command === 'migrate' && !sub) return runMigrate({ ...common, dryRun: values['dry-run'] ?? false });
   if (command === 'graphql' && sub === 'schema') return runGraphqlSchema(common);
   if (command === 'openapi' && !sub) return (await import('./openapi-command.js')).runOpenapi({ ...common, out: values.out });
   if (command === 'admin' && sub === 'hash-password') return runHashPassword();
