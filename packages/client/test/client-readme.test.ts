@@ -1,5 +1,5 @@
 /**
- * The README's `@svc/client` snippet runs as written (issue #31): a Node process imports
+ * The README's `@svc/client` snippet (under "From your own front end") runs as written (issue #31): a Node process imports
  * `@svc/client` by its package name and runs the block against a live server, only the address
  * changed. It passes no fetch of its own, so it proves the client keeps the CSRF cookie itself.
  */
@@ -37,7 +37,7 @@ describe('the README @svc/client snippet', () => {
   });
 
   it('runs in Node as written: the session steps, validates on the server and saves a draft', async () => {
-    const snippet = jsBlock('Without the element, `@svc/client`').replaceAll('http://localhost:3000', server.baseUrl);
+    const snippet = jsBlock('## From your own front end').replaceAll('http://localhost:3000', server.baseUrl);
     const file = join(dir, 'snippet.mjs');
     writeFileSync(file, `${snippet}\nconsole.log(JSON.stringify({ status: step.status, draft: saved.draft }));\n`);
     const child = spawn(process.execPath, ['--conditions=svc-source', '--import', TSX_LOADER, file], { cwd: dir });

@@ -8,9 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO, commandBlocks } from './support/docs-blocks.js';
 import { killAllServers, startServer, type ServerProcess } from './support/server-process.js';
 import { SVC_FROM_SOURCE } from './support/svc-command.js';
 
@@ -28,6 +29,15 @@ describe('the demo on a port it was given at start', () => {
     await server?.stop();
     await killAllServers();
     if (cwd) rmSync(cwd, { recursive: true, force: true });
+  });
+
+  // The README's "Start it" block: `npm install`, then `npm start`, which is the `serve --demo` this
+  // file starts (with `--port 0`, as `npm start -- --port 0` would pass it).
+  it("is what the README's start block runs", () => {
+    const [start] = commandBlocks('README.md');
+    expect(start).toBe('npm install\nnpm start\n');
+    const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.start).toBe('tsx --conditions=svc-source packages/server/src/cli/svc-main.ts serve --demo');
   });
 
   /** A CSRF token and its cookie, as a browser gets them. */
@@ -66,7 +76,7 @@ describe('the demo on a port it was given at start', () => {
   });
 
   it("accepts the demo issuer's login token for the member profile, its keys fetched from this port", async () => {
-    // As the README says: `svc profiles login-token --demo` in the same directory (the same ./data).
+    // As docs/profiles.md says: `svc profiles login-token --demo` in the same directory (the same ./data).
     const minted = await promisify(execFile)(process.execPath, [...SVC_FROM_SOURCE, 'profiles', 'login-token', '--demo', '--subject', 'kim', '--claim', 'email=kim@example.test', '--claim', 'given_name=Kim'], {
       cwd,
       env: { PATH: process.env.PATH ?? '' },
