@@ -1,7 +1,7 @@
 /**
  * The configuration schema: one TypeBox tree that is both the JSON Schema ajv validates at boot
  * and the static `Config` type the rest of the server reads (DESIGN.md principle 5). Every key has
- * a description; the README's config reference is written from these.
+ * a description; docs/configuration.md's reference is generated from these (`npm run docs:config`).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import {
