@@ -4,15 +4,13 @@
  * scenarios in bench-main.ts are written against it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { treeCpuMicros } from './process-cpu.js';
 import { pacedLoad } from './paced-load.js';
+import { compiledTargets } from './bench-compile.js';
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = 50;
-const TSX = resolve(import.meta.dirname, '../node_modules/.bin/tsx');
-const TARGETS = resolve(import.meta.dirname, 'bench-targets.ts');
 
 interface Target {
   readonly port: number;
@@ -23,10 +21,10 @@ interface Target {
 }
 
 /** `env` adds variables for the target (the notification sinks' addresses). */
-export function startTarget(kind: string, env: Readonly<Record<string, string>> = {}): Promise<Target> {
-  // No svc-source condition: the targets load the compiled packages (svc-dist.ts), and so does
-  // what those import (@svc/core's dist, not its sources).
-  const child = spawn(TSX, [TARGETS, kind], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+export async function startTarget(kind: string, env: Readonly<Record<string, string>> = {}): Promise<Target> {
+  // Plain Node on the compiled bench scripts (bench-compile.ts), without the svc-source condition:
+  // the targets load the compiled packages (svc-dist.ts), and so does what those import.
+  const child = spawn(process.execPath, [await compiledTargets(), kind], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   return new Promise((resolvePromise, reject) => {
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {
