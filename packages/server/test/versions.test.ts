@@ -68,7 +68,7 @@ describe('the version of the four packages', () => {
 
   it('is the top released entry of CHANGELOG.md, under an Unreleased section', () => {
     const changelog = readFileSync(join(REPO_ROOT, 'CHANGELOG.md'), 'utf8');
-    const headings = [...changelog.matchAll(/^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$/gm)].map((match) => ({ name: match[1], date: match[2] }));
+    const headings = [...changelog.matchAll(/^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$/gm)].map((match) => ({ name: match[1] as string, date: match[2] }));
     expect(headings[0]).toEqual({ name: 'Unreleased', date: undefined });
     expect(headings[1]?.name).toBe(VERSION);
     expect(headings[1]?.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
