@@ -4,9 +4,10 @@ import { describeDatabase } from '../storage/database-factory.js';
 import { commandConfig, type CommandOptions } from './command-options.js';
 import { DOCS_PATH, OPENAPI_PATH } from '../openapi/openapi-exclusions.js';
 import { CONSOLE_BASE } from '../console/console-pages.js';
+import { withDemoConsoleUser } from '../console/console-demo-user.js';
 
 export async function runServe(options: CommandOptions): Promise<number> {
-  const config = commandConfig(options, 'serve');
+  const { config, login } = await withDemoConsoleUser(commandConfig(options, 'serve'));
   const svc = await buildApp(config);
   const { port, host } = config.server;
   await svc.app.listen({ port, host });
@@ -25,6 +26,9 @@ export async function runServe(options: CommandOptions): Promise<number> {
   if (config.headless.enabled) lines.push(`  API reference: ${base}${DOCS_PATH}  (OpenAPI: ${base}${OPENAPI_PATH})`);
   if (config.graphql.enabled) lines.push(`  GraphQL:  POST ${base}/graphql`);
   if (config.console.enabled) lines.push(`  console:  ${base}${CONSOLE_BASE}/`);
+  // issue #33: the demo's console user, so the console opens without editing config. The password
+  // is printed only here; the running config holds its hash, and the next start makes another.
+  if (login) lines.push(`            sign in as ${login.username}, password ${login.password}  (made for this run)`);
   if (config.demo) {
     lines.push(`  demo:     ${base}/demo/  (every example form in <svc-form>)`);
     // issue #14: the same forms drawn on the server from their properties JSON, no JavaScript needed.
