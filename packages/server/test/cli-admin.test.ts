@@ -33,7 +33,7 @@ describe('svc export, submissions list and purge', () => {
     await seed(svcApp, 'notes', { title: 'Spam', values: { name: 'Spam' }, isSpam: true, createdAt: '2026-11-03T09:00:00.000Z' });
     for (let i = 0; i < 3; i++) await seed(svcApp, 'other', { title: `old ${i}`, createdAt: old });
     await app.close();
-  }, 60_000);
+  });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });

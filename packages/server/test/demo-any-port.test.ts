@@ -24,7 +24,7 @@ describe('the demo on a port it was given at start', () => {
     cwd = mkdtempSync(join(tmpdir(), 'svc-demo-port-'));
     // `--port` wins over PORT: with the variable's value the config would be refused.
     server = await startServer({ demo: true, cwd, args: ['--port', '0'], env: { PORT: 'not-a-port', SVC_LOG__LEVEL: 'debug', SVC_LOG__FORMAT: 'json' }, name: 'demo' });
-  }, 60_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await killAllServers();
@@ -88,7 +88,7 @@ describe('the demo on a port it was given at start', () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const data = ((await res.json()) as { data: { context: { lockedFields: Record<string, unknown>; defaultValues: Record<string, unknown> } } }).data;
     expect(data.context).toMatchObject({ lockedFields: { email: 'kim@example.test' }, defaultValues: { firstName: 'Kim' } });
-  }, 60_000);
+  });
 
   it('logs why a bearer token was refused at debug level, without the token', async () => {
     const forged = 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdmMtZGVtby1pc3N1ZXIiLCJzdWIiOiJtYWxsb3J5IiwiYXVkIjoic3ZjLWRlbW8iLCJleHAiOjQxMDI0NDQ4MDB9.Zm9yZ2VkLXNpZ25hdHVyZQ';

@@ -201,7 +201,7 @@ describe('export memory (SQLite)', () => {
       }
     });
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
-  }, 60_000);
+  });
   afterAll(async () => {
     await svc?.close();
   });
@@ -243,5 +243,5 @@ describe('export memory (SQLite)', () => {
     const growthMB = (peak - baseline) / 1024 / 1024;
     process.stderr.write(`export memory: ${(bytes / 1024 / 1024).toFixed(1)} MB exported, retained heap growth ${growthMB.toFixed(1)} MB\n`);
     expect(growthMB).toBeLessThan(20);
-  }, 60_000);
+  });
 });

@@ -96,5 +96,5 @@ describe('health', () => {
     } finally {
       await down.close();
     }
-  }, 20_000);
+  });
 });

@@ -144,7 +144,7 @@ describe('schema/openapi.json', () => {
     const current = await openapiDocumentText(loadConfig({ demo: true, offline: true, env: { SVC_SECRET: TEST_SECRET } }));
     expect(current.length).toBeGreaterThan(10_000);
     expect(committed === current, 'schema/openapi.json is out of date: npm run -s svc -- openapi --demo --out schema/openapi.json').toBe(true);
-  }, 30_000);
+  });
 });
 
 describe('the strict drift check (SVC_OPENAPI_STRICT=1)', () => {

@@ -396,7 +396,7 @@ function crashSuite(label: string, databaseUrl: () => string | undefined): void 
     expect(delivered?.delivered_at).toEqual(expect.any(String));
     expect(await outbox.attemptLog(delivered?.id as number)).toEqual([{ attempt: 1, ok: 1 }]);
     await second.stop();
-  }, 30_000);
+  });
 
   it('(b) a process killed while its webhook is in flight leaves a leased job that is delivered again, with the same webhook-id, once the lease is over', async () => {
     const { receiver, outbox } = scenario;
@@ -449,7 +449,7 @@ function crashSuite(label: string, databaseUrl: () => string | undefined): void 
     await sleep(500);
     expect(receiver.hits).toHaveLength(2);
     await second.stop();
-  }, 30_000);
+  });
 }
 
 describe('outbox durability across SIGKILL (SQLite)', () => crashSuite('sqlite', () => undefined));
@@ -532,5 +532,5 @@ describeWithService('two worker processes on one PostgreSQL outbox', postgresUrl
     expect(rows.every((r) => r.status === 'delivered' && r.attempts === 1 && r.locked_until === null)).toBe(true);
     expect(receiver.hits.every((h) => h.acknowledged)).toBe(true);
     for (const hit of receiver.hits.slice(0, 5)) verifySignature(hit);
-  }, 50_000);
+  });
 });

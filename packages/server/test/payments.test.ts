@@ -140,7 +140,7 @@ describeEachDialect('payments', (target) => {
       const rows = await f.svc.context.database.db.selectFrom('svc_payments').select('id').where('intent_id', '=', retried.json<{ id: string }>().id).execute();
       expect(rows).toHaveLength(1);
       expect(retried.body).not.toContain(f.double.secretKey);
-    }, 15_000);
+    });
   });
 
   describe('the checkpoint', () => {
@@ -250,7 +250,7 @@ describeEachDialect('payments', (target) => {
       } finally {
         f.double.autoDeliver(true);
       }
-    }, 30_000);
+    });
 
     it('redirects a declined payment to the failure page and stores nothing, keeping the checkpoint', async () => {
       const before = await f.submissionCount('donation');

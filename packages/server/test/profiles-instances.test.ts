@@ -46,7 +46,7 @@ describeWithService('single-use links across two instances', postgresUrl(), 'SVC
     // One boots (and migrates) first; the second joins the migrated database.
     const first = await startServer({ cwd: dir, configFile, name: 'a' });
     servers = [first, await startServer({ cwd: dir, configFile, name: 'b' })];
-  }, 60_000);
+  });
   afterAll(async () => {
     await killAllServers();
     await scratch?.drop();
@@ -76,5 +76,5 @@ describeWithService('single-use links across two instances', postgresUrl(), 'SVC
     } finally {
       await db.end();
     }
-  }, 60_000);
+  });
 });

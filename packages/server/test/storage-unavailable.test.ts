@@ -91,5 +91,5 @@ describe('a file store that cannot take a write', () => {
     } finally {
       await svc.close();
     }
-  }, 20_000);
+  });
 });
