@@ -1,32 +1,48 @@
 /**
- * The packages as npm publishes them (issue #16): `npm pack` each workspace package, install the
- * tarballs into a project outside the repository (nothing of the workspace on its resolution
- * path), then use them the way a front end and an operator would: import the client under Node,
- * bundle the element for browsers with esbuild, type-check a consumer against the published
- * types, load the element's single-file browser bundle, and start the packed server with its bin
- * on plain Node (no tsx) and submit a form to it.
+ * The packages as npm publishes them (issues #16, #33): `npm pack` each workspace package, publish
+ * the tarballs to a real registry on this machine (Verdaccio, test/support/local-registry.ts: no
+ * uplink, seeded from this machine's npm cache), and in an empty directory run docs/install.md's
+ * steps as written: `npm install @svc/server` from that registry, `svc init`, `svc forms check`,
+ * `svc --version`, `svc serve`, and the contact manifest answering. Then use the packages the way
+ * a front end and an operator would: import the client under Node, bundle the element for browsers
+ * with esbuild, type-check a consumer against the published types, load the element's single-file
+ * browser bundle, and start the installed server's demo with its bin on plain Node (no tsx) and
+ * submit a form to it.
  *
- * better-sqlite3's install takes its prebuilt binary from a local directory (the workspace's own,
- * packed as the download would be), since no release host is reachable here; npm's cache (filled
- * by the workspace's own install) serves every registry package.
+ * The consumer's npm talks to the local registry only: its user config names nothing else,
+ * npm_config_registry points at it, and its cache starts empty, so every tarball it installs comes
+ * from Verdaccio. better-sqlite3's install takes its prebuilt binary from a local directory (the
+ * workspace's own, packed as the download would be), since no release host is reachable here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT } from './support/svc-command.js';
+import { REPO_ROOT, runCommand, type CommandRun } from './support/svc-command.js';
+import { commandBlocks } from './support/docs-blocks.js';
+import { startLocalRegistry, type LocalRegistry } from './support/local-registry.js';
 import { packagedFileProblems } from '../scripts/secret-scan.mjs';
 
 const run = promisify(execFile);
 const PACKAGES = ['@svc/core', '@svc/client', '@svc/elements', '@svc/server'] as const;
-const NPM = { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } };
+const WORKSPACES = ['packages/core', 'packages/client', 'packages/elements', 'packages/server'];
+const QUIET = { npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const NPM = { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...QUIET } };
+/** An npm install on two busy cores; the deadline only catches a hang. */
+const STEP_TIMEOUT_MS = 300_000;
 
+let scratch: string;
 let project: string;
+let registry: LocalRegistry | undefined;
+let consumerEnv: NodeJS.ProcessEnv;
 let server: ChildProcess | undefined;
+let initServer: ChildProcess | undefined;
 let base: string;
+let installSteps: CommandRun;
+let manifestStep: CommandRun;
 
 interface PackedFile {
   readonly filename: string;
@@ -83,57 +99,114 @@ export function isRefusal(error: unknown): error is SvcClientError {
 export const intent: typeof createPaymentIntent = createPaymentIntent;
 `;
 
+
+/** A docs block run by bash as a user's shell would, in `cwd`, with the consumer's npm settings. */
+function shell(block: string, cwd: string): Promise<CommandRun> {
+  return runCommand('bash', ['-euo', 'pipefail', '-c', block], { cwd, env: consumerEnv, timeoutMs: STEP_TIMEOUT_MS });
+}
+
+/** Waits for `svc serve`'s banner on a child's output; resolves its address. */
+function bannerOf(child: ChildProcess, what: string, needs: RegExp): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} printed no banner:\n${out}`)), 120_000);
+    const take = (chunk: Buffer) => {
+      out += chunk.toString();
+      const url = /svc is running at (http:\/\/localhost:\d+)/.exec(out)?.[1];
+      if (url && needs.test(out)) {
+        clearTimeout(timer);
+        resolve(url.replace('localhost', '127.0.0.1'));
+      }
+    };
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}:\n${out}`)));
+  });
+}
+
+/** SIGTERM to a process group this file started (bash, npx and the server in it); waits until gone. */
+async function stopGroup(child: ChildProcess | undefined): Promise<void> {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+}
+
 beforeAll(async () => {
-  project = mkdtempSync(join(tmpdir(), 'svc-packed-'));
-  const tarballs = join(project, 'tarballs');
+  scratch = mkdtempSync(join(tmpdir(), 'svc-packed-'));
+  const tarballs = join(scratch, 'tarballs');
   mkdirSync(tarballs);
   // prepack builds each package (tsc to dist/, the element bundle, the server's assets).
   const pack = await run('npm', ['pack', ...PACKAGES.flatMap((name) => ['--workspace', name]), '--pack-destination', tarballs, '--json'], { ...NPM, cwd: REPO_ROOT });
   packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as PackedFile[];
-  const dependencies = Object.fromEntries(packed.map((p) => [p.name, `file:tarballs/${p.filename}`]));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'svc-consumer', private: true, type: 'module', dependencies }));
+
+  registry = await startLocalRegistry({ repoRoot: REPO_ROOT, workspaces: WORKSPACES });
+  // The publisher's token lives in its own user config; the consumer's names the registry only.
+  const publisherRc = join(scratch, 'publisher.npmrc');
+  writeFileSync(publisherRc, `registry=${registry.url}\n${registry.authLine()}\n`);
+  for (const tarball of packed) {
+    await run('npm', ['publish', join(tarballs, tarball.filename), '--registry', registry.url], { ...NPM, cwd: scratch, env: { ...NPM.env, npm_config_userconfig: publisherRc } });
+  }
+  const consumerRc = join(scratch, 'consumer.npmrc');
+  writeFileSync(consumerRc, `registry=${registry.url}\n`);
+
   // A user's install downloads better-sqlite3's prebuilt binary; this machine reaches no release
-  // host, so its install compiled SQLite from source (a minute of CPU, the most of this file).
-  // prebuild-install takes the same tarball from a local directory instead: the workspace's own
-  // binary, packed under the name the download would have.
-  const prebuilds = join(project, 'prebuilds');
+  // host, so its install would compile SQLite from source (a minute of CPU). prebuild-install
+  // takes the same tarball from a local directory instead: the workspace's own binary, packed
+  // under the name the download would have.
+  const prebuilds = join(scratch, 'prebuilds');
   mkdirSync(prebuilds);
   const sqlite = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string };
   const prebuild = `better-sqlite3-v${sqlite.version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
   await run('tar', ['-czf', join(prebuilds, prebuild), '-C', join(REPO_ROOT, 'node_modules/better-sqlite3'), 'build/Release/better_sqlite3.node']);
-  await run('npm', ['install', '--prefer-offline', '--no-package-lock'], { ...NPM, cwd: project, env: { ...NPM.env, npm_config_better_sqlite3_local_prebuilds: prebuilds } });
+  // Nothing of this npm run (npm_config_*, a workspace's settings) nor a developer's SVC_* leaks in.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SVC_') && !key.toLowerCase().startsWith('npm_') && key !== 'PORT'));
+  consumerEnv = {
+    ...inherited,
+    ...QUIET,
+    npm_config_userconfig: consumerRc,
+    npm_config_registry: registry.url,
+    npm_config_cache: join(scratch, 'npm-cache'),
+    npm_config_better_sqlite3_local_prebuilds: prebuilds,
+  };
+
+  // docs/install.md as written: install and init, then serve, then the manifest from another shell.
+  const [installBlock, serveBlock, manifestBlock] = commandBlocks('docs/install.md');
+  const started = performance.now();
+  installSteps = await shell(installBlock as string, scratch);
+  if (installSteps.status !== 0) throw new Error(`docs/install.md's install steps failed:\n${installSteps.stdout}\n${installSteps.stderr}`);
+  project = join(scratch, 'my-forms');
+  // Its own process group, so the shell, npx and the server stop together.
+  initServer = spawn('bash', ['-euo', 'pipefail', '-c', serveBlock as string], { cwd: project, env: { ...consumerEnv, PORT: '0', SVC_LOG__LEVEL: 'warn' }, detached: true });
+  const initBase = await bannerOf(initServer, "docs/install.md's npx svc serve", /contact .*manifest/);
+  manifestStep = await shell((manifestBlock as string).replaceAll('http://localhost:3000', initBase), scratch);
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`packaging: npm install from the local registry + svc init + svc serve + manifest: ${seconds.toFixed(1)} s (${registry.seeded} package versions seeded)`);
+  await stopGroup(initServer);
+
+  // The other packages by name, as a front end's project adds them.
+  await run('npm', ['install', '@svc/client', '@svc/elements', '@svc/core'], { ...NPM, cwd: project, env: consumerEnv });
   writeFileSync(join(project, 'client-check.mjs'), CLIENT_SCRIPT);
   writeFileSync(join(project, 'page.js'), BROWSER_ENTRY);
-  writeFileSync(join(project, 'consumer.ts'), TYPED_CONSUMER);
+  // npm init -y makes a CommonJS package; the typed consumer is an ES module, as .mts says.
+  writeFileSync(join(project, 'consumer.mts'), TYPED_CONSUMER);
 
-  // The packed server, started through its bin as an operator would, on plain Node.
+  // The installed server's demo, started through its bin as an operator would, on plain Node.
   const cwd = join(project, 'run');
   mkdirSync(cwd);
   server = spawn(join(project, 'node_modules/.bin/svc'), ['serve', '--demo'], { cwd, env: { PATH: process.env.PATH ?? '', PORT: '0', SVC_LOG__LEVEL: 'warn' } });
-  base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the packed server printed no banner:\n${out}`)), 60_000);
-    const take = (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /svc is running at (http:\/\/localhost:\d+)/.exec(out)?.[1];
-      if (url && /kitchen-sink .*manifest/.test(out)) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    };
-    server?.stdout?.on('data', take);
-    server?.stderr?.on('data', take);
-    server?.once('exit', (code) => reject(new Error(`the packed server exited with ${code}:\n${out}`)));
-  });
-}, 600_000);
+  base = await bannerOf(server, 'the installed demo', /kitchen-sink .*manifest/);
+}, 900_000);
 
 afterAll(async () => {
+  await stopGroup(initServer);
   if (server && server.exitCode === null) {
     const exited = new Promise((resolve) => server?.once('exit', resolve));
     server.kill('SIGTERM');
     await exited;
   }
-  if (project) rmSync(project, { recursive: true, force: true });
+  await registry?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 describe('the packed packages', () => {
@@ -213,18 +286,18 @@ describe('the packed packages', () => {
   it('a TypeScript consumer type-checks against the published declarations', async () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM'], types: [], skipLibCheck: false }, files: ['consumer.ts'] }),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM'], types: [], skipLibCheck: false }, files: ['consumer.mts'] }),
     );
     const tsc = join(REPO_ROOT, 'node_modules/typescript/bin/tsc');
     const check = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project }).catch((error: { stdout: string }) => ({ stdout: `FAILED\n${error.stdout}` }));
     expect(check.stdout).toBe('');
     // And a wrong use is caught, so the check above is real.
-    writeFileSync(join(project, 'consumer.ts'), `${TYPED_CONSUMER}\nexport const wrong: number = createClient({ baseUrl: 1 });\n`);
+    writeFileSync(join(project, 'consumer.mts'), `${TYPED_CONSUMER}\nexport const wrong: number = createClient({ baseUrl: 1 });\n`);
     const broken = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project }).then(
       () => '',
       (error: { stdout: string }) => error.stdout,
     );
-    expect(broken).toMatch(/consumer\.ts.*error TS/);
+    expect(broken).toMatch(/consumer\.mts.*error TS/);
   });
 
   it('the packed server runs from dist/ on plain Node with its shipped assets and no tsx', async () => {
@@ -236,5 +309,49 @@ describe('the packed packages', () => {
     expect(manifest.status).toBe(200);
     const check = await run(join(project, 'node_modules/.bin/svc'), ['forms', 'check', join(project, 'node_modules/@svc/server/assets/examples/forms')], { cwd: project });
     expect(check.stdout).toMatch(/ok|valid/i);
+  });
+});
+
+describe('installed from a registry (issue #33)', () => {
+  it('each tarball carries a README and the root LICENSE, names its repository, and requires its siblings at its own version', async () => {
+    const license = readFileSync(join(REPO_ROOT, 'LICENSE'), 'utf8');
+    for (const pkg of packed) {
+      const paths = pkg.files.map((file) => file.path);
+      expect(paths, pkg.name).toEqual(expect.arrayContaining(['README.md', 'LICENSE']));
+      const dir = join(project, 'node_modules', pkg.name);
+      expect(readFileSync(join(dir, 'LICENSE'), 'utf8'), pkg.name).toBe(license);
+      expect(readFileSync(join(dir, 'README.md'), 'utf8'), pkg.name).toMatch(new RegExp(`^# ${pkg.name}\\n[\\s\\S]*npm install ${pkg.name}`));
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown> & { dependencies?: Record<string, string>; engines?: { node?: string }; repository?: { url?: string } };
+      expect(manifest.engines?.node, pkg.name).toMatch(/^>=20(\.\d+)?$/);
+      expect(manifest.repository?.url, pkg.name).toMatch(/^git\+https:\/\/.+\.git$/);
+      expect(manifest.homepage, pkg.name).toMatch(/^https:\/\//);
+      const siblings = Object.entries(manifest.dependencies ?? {}).filter(([name]) => name.startsWith('@svc/'));
+      for (const [name, range] of siblings) expect(`${name}@${range}`, pkg.name).toBe(`${name}@${pkg.version}`);
+    }
+  });
+
+  it('took every package from the local registry, which holds what @svc/server needs and proxies nothing', async () => {
+    expect(registry?.missing).toEqual([]);
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { resolved?: string; link?: boolean }> };
+    const installed = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && !entry.link);
+    expect(installed.length).toBeGreaterThan(100);
+    expect(installed.filter(([, entry]) => !entry.resolved?.startsWith(registry?.url ?? '-')).map(([path, entry]) => `${path}: ${entry.resolved}`)).toEqual([]);
+    // A name it was not seeded with is a 404, not a fetch from anywhere else.
+    const unknown = await fetch(`${registry?.url}left-pad`);
+    expect(unknown.status).toBe(404);
+  });
+
+  it("runs docs/install.md's steps as written: install, svc init, forms check, --version, serve, and the contact manifest answers", () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/server/package.json'), 'utf8')) as { version: string };
+    expect(installSteps.stdout).toContain('svc init: wrote a new svc project');
+    expect(installSteps.stdout).toMatch(/1 form\(s\) OK in .*: contact/);
+    expect(installSteps.stdout).toContain(`svc ${version}\n`);
+    expect(statSync(join(project, '.svc-secret')).mode & 0o777).toBe(0o600);
+    const consumer = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(consumer.dependencies)).toContain('@svc/server');
+    expect(manifestStep.status, manifestStep.stderr).toBe(0);
+    const manifest = JSON.parse(manifestStep.stdout) as { data?: { form?: { handle?: string }; fields?: Record<string, unknown> } };
+    expect(manifest.data?.form?.handle).toBe('contact');
+    expect(Object.keys(manifest.data?.fields ?? {})).toEqual(expect.arrayContaining(['firstName', 'lastName', 'email', 'message']));
   });
 });
