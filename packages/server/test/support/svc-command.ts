@@ -35,6 +35,8 @@ export function runCommand(command: string, args: readonly string[], options: { 
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.once('error', reject);
     child.once('close', (status) => resolvePromise({ status, stdout, stderr }));
+    // A child that exits without reading its input (podman rm) closes the pipe first: not an error.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }
