@@ -7,6 +7,7 @@
 export const ERROR_CATALOGUE = {
   HEADLESS_DISABLED: { status: 404, message: 'Not found.' },
   FORM_NOT_FOUND: { status: 404, message: 'Form not found.' },
+  SITE_NOT_FOUND: { status: 404, message: 'Site not found.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Not found.' },
   MANIFEST_NOT_EXPOSED: { status: 403, message: 'This form does not expose a manifest.' },
   SUBMIT_NOT_ALLOWED: { status: 403, message: 'This form does not accept submissions here.' },
