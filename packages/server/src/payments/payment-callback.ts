@@ -8,9 +8,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SvcError, type Form } from '@svc/core';
 import { resolveIntegration, type PaidField, type PaymentContext } from './payment-context.js';
 import { finalisePayment, type FinaliseOutcome } from './payment-finaliser.js';
+import { isIntentId } from './payment-intent-service.js';
 import { plainPage } from '../http/html-page.js';
-
-const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
 
 function first(value: unknown): string | undefined {
   if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
@@ -45,7 +44,7 @@ export async function answerCallback(ctx: PaymentContext, request: FastifyReques
   const query = (request.query ?? {}) as Record<string, unknown>;
   // The official extension sends `stripe_token` (older Freeform `token`); Stripe adds `payment_intent`.
   const intentId = first(query['payment_intent']) ?? first(query['stripe_token']) ?? first(query['token']);
-  if (!intentId || !INTENT_ID.test(intentId)) throw new SvcError('PAYLOAD_INVALID', 'The callback names no payment intent.');
+  if (!isIntentId(intentId)) throw new SvcError('PAYLOAD_INVALID', 'The callback names no payment intent.');
   const { form, field } = resolveIntegration(ctx, first(query['integration']));
   const outcome: FinaliseOutcome = await finalisePayment(ctx, intentId);
   if (outcome.kind === 'unknown' || (outcome.kind !== 'unverified' && outcome.payment.formId !== form.id)) throw new SvcError('PAYMENT_NOT_OWNED');

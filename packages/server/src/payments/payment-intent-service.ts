@@ -11,12 +11,17 @@ import { browserBindingHash } from '../security/browser-binding.js';
 
 const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
 
+/** Whether `value` has the shape of a payment intent id (the callback's query and posted ids alike). */
+export function isIntentId(value: unknown): value is string {
+  return typeof value === 'string' && INTENT_ID.test(value);
+}
+
 /**
  * A posted payment intent id, checked for shape. Here, beside the intents, so the payment routes
  * and the classic post both read it without the classic room importing a route module.
  */
 export function intentIdOf(value: unknown): string {
-  if (typeof value !== 'string' || !INTENT_ID.test(value)) throw new SvcError('PAYLOAD_INVALID', '`paymentIntentId` must be a payment intent id.');
+  if (!isIntentId(value)) throw new SvcError('PAYLOAD_INVALID', '`paymentIntentId` must be a payment intent id.');
   return value;
 }
 
