@@ -60,6 +60,8 @@ import { createPrettyStream, wantsPrettyLogs } from './http/log-format.js';
 import { createMetrics } from './metrics/metrics-registry.js';
 import { installRequestTiming, registerMetrics } from './metrics/metrics-routes.js';
 import { registerOpenapi } from './openapi/openapi-feature.js';
+import { createSiteServices } from './sites/sites-feature.js';
+import { createFormLocalizer } from './forms/form-translations.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -243,14 +245,17 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log, address });
     const payments = await createPaymentServices(config, { db: database.db, dialect: database.dialect, forms, submit, secret, now, log: app.log });
     cleanups.push(() => payments.close());
+    const sites = createSiteServices(config);
     const context: SvcContext = {
       config,
       database,
       forms,
       manifests: createManifestCache(
-        { csrfEnabled: csrf !== null, spamFields, captcha, fileCeilingKB: config.files.maxFileSizeKB, publicUrl: config.server.publicUrl, payments: payments.manifest },
+        { csrfEnabled: csrf !== null, spamFields, captcha, fileCeilingKB: config.files.maxFileSizeKB, publicUrl: config.server.publicUrl, defaultSite: sites.defaultSite, payments: payments.manifest },
         now,
       ),
+      sites,
+      localize: createFormLocalizer((form) => forms.translationsOf(form)),
       submit,
       payments: payments.context,
       profiles,

@@ -12,6 +12,7 @@ import { createAjv } from '../http/ajv-factory.js';
 import { assetPath } from '../package-assets.js';
 import { isValidOriginEntry } from '../security/origin-policy.js';
 import { ipEntryProblem } from '../security/ip-ranges.js';
+import { siteProblems } from './config-sites.js';
 
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -150,7 +151,7 @@ const DATABASE_URL = /^(postgres(ql)?:\/\/|sqlite:)/;
 
 /** Problems the schema cannot see; each check reads only the parts that are of the right shape. */
 function semanticProblems(config: Config): string[] {
-  const problems = checkOrigins(config);
+  const problems = [...checkOrigins(config), ...siteProblems((config as { sites?: unknown }).sites)];
   const url = (config.database as { url?: unknown } | undefined)?.url;
   if (typeof url === 'string' && !DATABASE_URL.test(url)) {
     problems.push(`database.url: "${url.split('://')[0]}" is not a database svc speaks; use postgres://user@host/db or sqlite:<path>`);

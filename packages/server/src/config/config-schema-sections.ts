@@ -271,3 +271,24 @@ export const FilesSection = Type.Object(
   },
   { additionalProperties: false, default: {} },
 );
+
+/**
+ * Sites (issue #34): each serves every form in one language, as the interface's own sites do. An
+ * empty list is one site, `default`, in en-US at server.publicUrl: what svc served before sites.
+ */
+export const SitesSection = Type.Array(
+  Type.Object(
+    {
+      handle: Type.String({ pattern: '^[a-z][a-z0-9-]*$', maxLength: 64, description: 'Names the site in `?site=<handle>` and `context.site`.' }),
+      language: Type.String({ minLength: 2, maxLength: 35, description: 'BCP 47 language tag (de-DE, ar, fr-CA): picks the form translations and the built-in messages.' }),
+      baseUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], { default: null, description: "The site's own URL, served as the manifest's `site.baseUrl` (default server.publicUrl)." }),
+      timezone: Type.Union([Type.String({ minLength: 1 }), Type.Null()], { default: null, description: 'IANA time zone of the site (Europe/Berlin); null is UTC.' }),
+      default: Type.Boolean({ default: false, description: 'The site of requests that name none; exactly one site is the default.' }),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    default: [],
+    description: 'Sites, each with its language (`?site=de` on a manifest, `context.site` on a submit). Empty: one site `default` in en-US.',
+  },
+);

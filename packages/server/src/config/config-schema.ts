@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import {
-  AdminSection, AuthSection, CaptchaSection, ClassicSection, FilesSection, ConsoleSection, MetricsSection, PaymentsSection, ProfileLinksSection, StringEnum,
+  AdminSection, AuthSection, CaptchaSection, ClassicSection, FilesSection, ConsoleSection, MetricsSection, PaymentsSection, ProfileLinksSection, SitesSection, StringEnum,
 } from './config-schema-sections.js';
 
 const OriginList = Type.Array(Type.String({ minLength: 1 }), {
@@ -192,6 +192,7 @@ export const ConfigSchema = Type.Object(
       },
       { additionalProperties: false, default: {} },
     ),
+    sites: SitesSection,
     auth: AuthSection,
     profileLinks: ProfileLinksSection,
     graphql: Type.Object(

@@ -18,6 +18,8 @@ import {
   type SourceLocator,
 } from './definition-problems.js';
 import { validateDefinitionData } from './definition-schema.js';
+import type { FormTranslations } from './form-translations.js';
+import { translationProblems } from './translation-checks.js';
 
 export { FormDefinitionError, formatDefinitionProblems, type DefinitionProblem } from './definition-problems.js';
 export { DEFAULT_FORM_SETTINGS } from './definition-normalise.js';
@@ -25,6 +27,8 @@ export { DEFAULT_FORM_SETTINGS } from './definition-normalise.js';
 export interface LoadedDefinition {
   readonly file: string;
   readonly definition: FormDefinition;
+  /** The file's `translations` (issue #34); empty when it has none. */
+  readonly translations: FormTranslations;
 }
 
 export interface DefinitionLoadResult {
@@ -61,7 +65,7 @@ export async function loadFormDefinitions(dir: string): Promise<DefinitionLoadRe
   );
   const definitions = loaded.flatMap((file) =>
     file.definition && file.problems.length === 0 && !crossFile.has(file.file)
-      ? [{ file: file.file, definition: file.definition }]
+      ? [{ file: file.file, definition: file.definition, translations: file.translations }]
       : [],
   );
   return { definitions, problems };
@@ -77,6 +81,7 @@ interface FileResult {
   readonly problems: readonly DefinitionProblem[];
   /** Present when the file was schema-valid, even if later checks found problems. */
   readonly definition?: FormDefinition;
+  readonly translations: FormTranslations;
   readonly handleWritten: boolean;
   readonly locator: SourceLocator;
 }
@@ -85,6 +90,7 @@ async function loadFile(file: string, name: string): Promise<FileResult> {
   const failed = (problems: DefinitionProblem[], locator = NO_SOURCE_LOCATOR): FileResult => ({
     file,
     problems,
+    translations: {},
     handleWritten: false,
     locator,
   });
@@ -103,7 +109,8 @@ async function loadFile(file: string, name: string): Promise<FileResult> {
 
   const fileHandle = name.slice(0, name.length - extname(name).length);
   const normalised = normaliseDefinition(schema.data, fileHandle);
-  const pathProblems = checkDefinition(normalised);
+  const translations = schema.data.translations ?? {};
+  const pathProblems = [...checkDefinition(normalised), ...translationProblems(normalised.definition, translations)];
   if (schema.data.handle === undefined && !FORM_HANDLE.test(fileHandle)) {
     pathProblems.unshift({
       path: ['handle'],
@@ -114,6 +121,7 @@ async function loadFile(file: string, name: string): Promise<FileResult> {
     file,
     problems: toDefinitionProblems(file, locator, pathProblems),
     definition: normalised.definition,
+    translations,
     handleWritten: schema.data.handle !== undefined,
     locator,
   };

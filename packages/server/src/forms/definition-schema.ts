@@ -8,6 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FieldType, RuleDefinition } from '@svc/core';
 import type { PathProblem, PathSegments } from './definition-problems.js';
 import { assetUrl } from '../package-assets.js';
+import type { FormTranslations } from './form-translations.js';
 
 // ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is
 // the module object, whose `default` is the class / plugin.
@@ -66,6 +67,7 @@ export interface RawFormFile {
   readonly settings?: Readonly<Record<string, unknown>>;
   readonly pages?: readonly RawPage[];
   readonly fields?: readonly RawField[];
+  readonly translations?: FormTranslations;
 }
 
 const SCHEMA_URL = assetUrl('schema/form-definition.schema.json');

@@ -4,15 +4,18 @@
  * files are invalid, so a typo in production never takes forms offline.
  */
 import type { Kysely } from 'kysely';
-import type { Form } from '@svc/core';
+import type { Form, FormDefinition } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { FormDefinitionError, loadFormDefinitions } from './definition-loader.js';
 import { buildForm, definitionFieldKeys, definitionVersion } from './form-builder.js';
 import { syncFormIdentity } from './form-identity-repository.js';
+import type { FormTranslations } from './form-translations.js';
 
 export interface FormRegistry {
   get(handle: string): Form | undefined;
   list(): readonly Form[];
+  /** The form file's translations (issue #34); undefined when it has none. */
+  translationsOf(form: Form): FormTranslations | undefined;
   /** Re-read the directory; throws FormDefinitionError (and keeps the current forms) when invalid. */
   reload(): Promise<void>;
   /** Called after every reload that changed a form. */
@@ -29,6 +32,7 @@ export async function createFormRegistry(options: FormRegistryOptions): Promise<
   let forms = new Map<string, Form>();
   let ordered: readonly Form[] = [];
   const listeners: (() => void)[] = [];
+  const translations = new WeakMap<Form, FormTranslations>();
   const now = options.now ?? (() => new Date());
 
   async function reload(): Promise<void> {
@@ -36,8 +40,10 @@ export async function createFormRegistry(options: FormRegistryOptions): Promise<
     if (problems.length > 0) throw new FormDefinitionError(problems);
     const next = new Map<string, Form>();
     const stamp = now().toISOString();
-    for (const { definition } of definitions) {
-      const version = definitionVersion(definition);
+    for (const { definition, translations: strings } of definitions) {
+      // A changed translation is a new version: the manifest's ETag and caches follow it.
+      const hasTranslations = Object.keys(strings).length > 0;
+      const version = hasTranslations ? definitionVersion({ ...definition, translations: strings } as FormDefinition) : definitionVersion(definition);
       const previous = forms.get(definition.handle);
       if (previous && previous.version === version) {
         next.set(definition.handle, previous);
@@ -48,7 +54,9 @@ export async function createFormRegistry(options: FormRegistryOptions): Promise<
         { handle: definition.handle, uid: definition.uid, version, fieldKeys: definitionFieldKeys(definition) },
         stamp,
       );
-      next.set(definition.handle, buildForm(definition, identity, version));
+      const form = buildForm(definition, identity, version);
+      if (hasTranslations) translations.set(form, strings);
+      next.set(definition.handle, form);
     }
     const changed = next.size !== forms.size || [...next].some(([handle, form]) => forms.get(handle) !== form);
     forms = next;
@@ -60,6 +68,7 @@ export async function createFormRegistry(options: FormRegistryOptions): Promise<
   return {
     get: (handle) => forms.get(handle),
     list: () => ordered,
+    translationsOf: (form) => translations.get(form),
     reload,
     onChange: (listener) => {
       listeners.push(listener);

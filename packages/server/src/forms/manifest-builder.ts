@@ -13,6 +13,7 @@ import { MINIMUM_CLIENT_VERSION, SCHEMA_VERSION, SERVICE_VERSION } from '../vers
 import { buildManifestField, type ManifestField } from './manifest-fields.js';
 import { paymentEndpoints, paymentFieldOf, type PaymentManifestOptions } from '../payments/payment-manifest.js';
 import { requiredExtensions } from './manifest-frontend.js';
+import type { Site } from '../sites/site-registry.js';
 
 export const MANIFEST_MAX_AGE = 300;
 
@@ -24,6 +25,8 @@ export interface ManifestOptions {
   readonly fileCeilingKB: number;
   /** `server.publicUrl`: the site's base URL (`site.baseUrl`), or '' to let clients use their own. */
   readonly publicUrl: string | null;
+  /** The site of requests that name none (issue #34); absent: `default` in en-US at publicUrl. */
+  readonly defaultSite?: Site;
   /** Keys and URLs a payment field's client needs (issue #12); null when payments are off. */
   readonly payments?: PaymentManifestOptions | null;
 }
@@ -182,7 +185,13 @@ function manifestCaptcha(captcha: ActiveCaptcha) {
   return { ...shape, ...rest, enabled: true, handle: 'captcha' };
 }
 
-export function buildManifestData(form: Form, options: ManifestOptions, generatedAt: string) {
+/** The manifest's `site` block (contract §2), in the key order the official clients have always read. */
+function siteBlock(site: Site | undefined, options: ManifestOptions) {
+  if (!site) return { id: 1, handle: 'default', language: 'en-US', baseUrl: options.publicUrl ?? '' };
+  return { id: site.id, handle: site.handle, language: site.language, baseUrl: site.baseUrl };
+}
+
+export function buildManifestData(form: Form, options: ManifestOptions, generatedAt: string, site: Site | undefined = options.defaultSite) {
   const fields: Record<string, ManifestField> = {};
   for (const field of form.fields) fields[field.handle as string] = buildManifestField(form, field, options.fileCeilingKB, options.payments ?? null);
   const s = form.settings;
@@ -192,8 +201,8 @@ export function buildManifestData(form: Form, options: ManifestOptions, generate
     pluginVersion: SERVICE_VERSION,
     minimumClientVersion: MINIMUM_CLIENT_VERSION,
     generatedAt,
-    // One site: svc has no multi-site content model, but the official clients read these keys.
-    site: { id: 1, handle: 'default', language: 'en-US', baseUrl: options.publicUrl ?? '' },
+    // The site served (issue #34): `?site=` names it, the default serves requests that name none.
+    site: siteBlock(site, options),
     form: { id: form.id, uid: form.uid, handle: form.handle, name: form.name, hash: form.hash, type: 'regular', multiPage },
     endpoints: {
       ...formEndpoints(form),
@@ -232,17 +241,37 @@ export function buildManifestData(form: Form, options: ManifestOptions, generate
 
 export function createManifestCache(options: ManifestOptions, now: () => Date = () => new Date()) {
   const cache = new WeakMap<Form, CachedManifest>();
+  // Other sites' manifests, per form and site handle: a form without translations is the same
+  // Form object on every site, and each site's manifest (its `site` block, its ETag) differs.
+  const bySite = new WeakMap<Form, Map<string, CachedManifest>>();
+  const build = (form: Form, site: Site | undefined): CachedManifest => {
+    const data = buildManifestData(form, options, now().toISOString(), site);
+    const { generatedAt: _omit, ...stable } = data;
+    const etag = `"${createHash('sha256').update(JSON.stringify(stable)).digest('base64url').slice(0, 27)}"`;
+    const body = JSON.stringify({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
+    const bodyPieces = body.split(FILL_TIMESTAMP_PLACEHOLDER).map((piece) => Buffer.from(piece));
+    return { data, body, etag, fillTimestamp: bodyPieces.length > 1, bodyPieces };
+  };
   return {
-    get(form: Form): CachedManifest {
-      let entry = cache.get(form);
+    /** The manifest of `form` (already translated for the site) on `site`; absent: the default site. */
+    get(form: Form, site?: Site): CachedManifest {
+      if (!site || site === options.defaultSite) {
+        let entry = cache.get(form);
+        if (!entry) {
+          entry = build(form, options.defaultSite);
+          cache.set(form, entry);
+        }
+        return entry;
+      }
+      let sites = bySite.get(form);
+      if (!sites) {
+        sites = new Map();
+        bySite.set(form, sites);
+      }
+      let entry = sites.get(site.handle);
       if (!entry) {
-        const data = buildManifestData(form, options, now().toISOString());
-        const { generatedAt: _omit, ...stable } = data;
-        const etag = `"${createHash('sha256').update(JSON.stringify(stable)).digest('base64url').slice(0, 27)}"`;
-        const body = JSON.stringify({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
-        const bodyPieces = body.split(FILL_TIMESTAMP_PLACEHOLDER).map((piece) => Buffer.from(piece));
-        entry = { data, body, etag, fillTimestamp: bodyPieces.length > 1, bodyPieces };
-        cache.set(form, entry);
+        entry = build(form, site);
+        sites.set(site.handle, entry);
       }
       return entry;
     },

@@ -4,6 +4,7 @@ import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { MANIFEST_MAX_AGE, manifestBytes } from './manifest-builder.js';
 import { manifestSchema } from './manifest-schemas.js';
+import { siteOfQuery } from '../sites/site-registry.js';
 
 function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -19,8 +20,10 @@ export async function manifestRoutes(app: FastifyInstance, ctx: AppContext): Pro
     { config: { cors: 'form' }, schema: manifestSchema },
     async (request, reply) => {
       ctx.guard.check(request, reply);
-      const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
-      const manifest = ctx.manifests.get(form);
+      const found = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
+      const site = ctx.sites.resolve(siteOfQuery(request.query));
+      const form = ctx.localize(found, site.language);
+      const manifest = ctx.manifests.get(form, site);
       reply.header('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE}`).header('ETag', manifest.etag);
       if (matchesEtag(request.headers['if-none-match'], manifest.etag)) return reply.code(304).send();
       const { fillTimestamps, now } = ctx.submit;

@@ -85,11 +85,17 @@ export const ManifestData = Type.Object(
 
 export const FORM_HANDLE = { handle: 'The form handle.' };
 
+/** `?site=<handle>` (issue #34): the site, and so the language, a form is read or submitted on. */
+export const SITE_QUERY = Type.Object({
+  site: Type.Optional(Type.String({ description: 'A configured site handle (`sites`); absent: the default site. Unknown: 404 SITE_NOT_FOUND.' })),
+});
+
 export const manifestSchema = routeSchema({
   summary: "A form's manifest",
   description: 'Cacheable (ETag, `Cache-Control: public`); answers 304 to a matching If-None-Match.',
   tags: ['forms'],
   params: pathParams(FORM_HANDLE),
+  querystring: SITE_QUERY,
   headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
   response: {
     200: described('The manifest.', dataEnvelope(sharedSchema('Manifest', ManifestData))),

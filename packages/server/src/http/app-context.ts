@@ -16,12 +16,18 @@ import type { DraftService } from '../drafts/draft-service.js';
 import type { IdempotencyStore } from '../submissions/idempotency-store.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
+import type { SiteRegistry } from '../sites/site-registry.js';
+import type { FormLocalizer } from '../forms/form-translations.js';
 
 export interface AppContext {
   readonly config: Config;
   readonly database: DatabaseHandle;
   readonly forms: FormRegistry;
   readonly manifests: ManifestCache;
+  /** The configured sites; a request names one with `?site=` or `context.site` (issue #34). */
+  readonly sites: SiteRegistry;
+  /** A form as a site in `language` reads it: its file's best-matching translation applied. */
+  readonly localize: FormLocalizer;
   readonly submit: SubmitServices;
   readonly csrf: CsrfTokens | null;
   readonly drafts: DraftService;

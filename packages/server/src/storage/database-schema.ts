@@ -45,6 +45,8 @@ export interface SubmissionsTable {
   client: string | null;
   /** The profile a submission came through (issue #13): {name, properties, subject, issuer}, JSON. */
   profile: string | null;
+  /** The handle of the site it was made on (issue #34); null before sites existed. */
+  site: string | null;
   finished: number;
   created_at: string;
   updated_at: string;

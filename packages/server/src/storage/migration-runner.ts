@@ -18,6 +18,7 @@ import * as createAuditLog from './migrations/202611250300-create-audit-log.js';
 import * as mergeUploadIndexes from './migrations/202611271000-merge-upload-indexes.js';
 import * as addPaymentOwner from './migrations/202611271700-add-payment-owner.js';
 import * as createConsoleSessions from './migrations/202611271800-create-console-sessions.js';
+import * as addSubmissionSite from './migrations/202611272000-add-submission-site.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -39,6 +40,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611271000-merge-upload-indexes': mergeUploadIndexes,
   '202611271700-add-payment-owner': addPaymentOwner,
   '202611271800-create-console-sessions': createConsoleSessions,
+  '202611272000-add-submission-site': addSubmissionSite,
 };
 
 /**

@@ -42,6 +42,8 @@ export interface PreparedSubmission {
   readonly ip: string | null;
   readonly client: SubmissionClient | null;
   readonly draftToken: string | null;
+  /** The site it was made on (issue #34); absent in submissions held before sites existed. */
+  readonly site?: string | null;
 }
 
 /** What a paid submission is stored with: the record shown to templates, and the exactly-once claim. */
@@ -65,6 +67,8 @@ export interface PersistInput {
   readonly date: Date;
   readonly payment?: PaymentClaim;
   readonly profile?: { readonly record: SubmissionProfile; readonly claim?: Claim };
+  /** The handle of the site it was made on (issue #34). */
+  readonly site?: string | null;
 }
 
 interface PlainSubmission {
@@ -135,6 +139,7 @@ export async function persist(services: PersistServices, input: PersistInput) {
     createdAt: date.toISOString(),
     client: input.client,
     profile: input.profile?.record ?? null,
+    site: input.site ?? null,
   };
   const fileIds = allIds(fileSlots(form, values));
   if (fileIds.length === 0 && !payment && !claim) {
@@ -171,7 +176,7 @@ export async function storePaidSubmission(services: PersistServices, form: Form,
   // The lists may have grown while the respondent paid; the meta checks ran at the checkpoint.
   const listed = services.spamLists.check(form, prepared.values, prepared.ip);
   const spamReasons = [...new Set([...prepared.spamReasons, ...listed])];
-  const submission = await persist(services, { form, client: prepared.client, values: prepared.values, spamReasons, ip: prepared.ip, date, payment });
+  const submission = await persist(services, { form, client: prepared.client, values: prepared.values, spamReasons, ip: prepared.ip, date, payment, site: prepared.site ?? null });
   if (prepared.draftToken) await services.drafts.delete(prepared.draftToken);
   return submission;
 }

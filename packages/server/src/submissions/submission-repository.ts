@@ -20,6 +20,8 @@ export interface NewSubmission {
   readonly client?: SubmissionClient | null;
   /** The profile the submission came through (issue #13). */
   readonly profile?: SubmissionProfile | null;
+  /** The handle of the site it was made on (issue #34). */
+  readonly site?: string | null;
 }
 
 /** Who and what a profile submission was for: the profile, its properties and the authenticated subject. */
@@ -62,6 +64,7 @@ export function submissionRow(row: NewSubmission) {
     values: JSON.stringify(row.values),
     client: row.client ? JSON.stringify(row.client) : null,
     profile: row.profile ? JSON.stringify(row.profile) : null,
+    site: row.site ?? null,
     finished: 1,
     created_at: row.createdAt,
     updated_at: row.createdAt,
@@ -73,7 +76,7 @@ export async function insertSubmission(db: Db, row: NewSubmission): Promise<numb
   return id as number;
 }
 
-/** At most this many rows per INSERT (15 binds each): a write batch's worth. */
+/** At most this many rows per INSERT (16 binds each): a write batch's worth. */
 const ROWS_PER_STATEMENT = 64;
 
 /**
@@ -118,6 +121,7 @@ export async function findSubmission(db: Db, id: number): Promise<StoredSubmissi
     values: JSON.parse(row.values) as Values,
     client: parseSubmissionClient(row.client),
     profile: row.profile ? (JSON.parse(row.profile) as SubmissionProfile) : null,
+    site: row.site,
     finished: row.finished === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

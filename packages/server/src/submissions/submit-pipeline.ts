@@ -29,6 +29,7 @@ import { FILES_GONE, FilesGone, persist, type Claim, type PreparedSubmission } f
 import { browserBindingHash } from '../security/browser-binding.js';
 import { withKeys } from './object-shapes.js';
 import { DRAFT_REFUSED, spamReasonsFor, spamRejected } from './submit-spam.js';
+import type { Site } from '../sites/site-registry.js';
 
 export interface SubmitServices {
   readonly db: Kysely<Database>;
@@ -79,6 +80,11 @@ export interface SubmitInput {
    * transaction (a single-use link spent by it, exactly once).
    */
   readonly profile?: { readonly record: SubmissionProfile; readonly claim?: Claim };
+  /**
+   * The site submitted on (issue #34): recorded with the submission; `form` is already the site's
+   * translation, and the built-in messages follow its language. Absent: the default site's.
+   */
+  readonly site?: Site;
   /** How old a multi-page state may be (default 30 minutes): the classic payload's own lifetime. */
   readonly stateMaxAgeMs?: number;
   /**
@@ -116,7 +122,7 @@ function unpaidPaymentField(form: Form, visibility: Visibility, normalised: Valu
 /** The checkpoint's end of a valid final submit: held for the payment, nothing stored yet. */
 async function held(services: SubmitServices, step: Step, input: SubmitInput, values: Values, spamReasons: readonly string[], draft: LoadedDraft | null, now: number): Promise<SubmitResult> {
   const checkpoint = input.checkpoint as NonNullable<SubmitInput['checkpoint']>;
-  await checkpoint({ values, spamReasons, ip: input.ip, client: clientOf(step.request), draftToken: draft?.token ?? null });
+  await checkpoint({ values, spamReasons, ip: input.ip, client: clientOf(step.request), draftToken: draft?.token ?? null, site: input.site?.handle ?? null });
   return submitResult('validated', resultParts(step, step.state.pageIndex, sealNext(services.stateTokens, step, step.state.pageIndex, step.state.pageHistory, now)));
 }
 
@@ -209,7 +215,7 @@ async function submitWhole(
     // contract §4 simulate_success: stored flagged, answered exactly like a real success.
     const stored = storedValues(form, normalised, visibility, values);
     if (input.checkpoint) return held(services, step, input, stored, spamReasons, draft, now);
-    const flagged = await submitted(services, step, await persist(services, { form, client: clientOf(request), values: stored, spamReasons, ip: input.ip, date, profile: input.profile }), stored, date);
+    const flagged = await submitted(services, step, await persist(services, { form, client: clientOf(request), values: stored, spamReasons, ip: input.ip, date, profile: input.profile, site: input.site?.handle ?? null }), stored, date);
     return { ...flagged, spam: true };
   }
   const captcha = await services.captcha.verify(form, request.meta.captchas, input.ip);
@@ -234,7 +240,7 @@ async function submitWhole(
   if (input.checkpoint) return held(services, step, input, stored, [], draft, now);
   let submission: Awaited<ReturnType<typeof persist>>;
   try {
-    submission = await persist(services, { form, client: clientOf(request), values: stored, spamReasons: [], ip: input.ip, date, profile: input.profile });
+    submission = await persist(services, { form, client: clientOf(request), values: stored, spamReasons: [], ip: input.ip, date, profile: input.profile, site: input.site?.handle ?? null });
   } catch (error) {
     if (!(error instanceof FilesGone)) throw error;
     return submitResult('validation_failed', {

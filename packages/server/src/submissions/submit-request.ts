@@ -37,6 +37,8 @@ export interface SubmitContextInput {
   readonly sourceUrl?: string;
   /** A profile's signed link token (contract §9). */
   readonly token?: string;
+  /** The site submitted on (issue #34): a configured site handle. */
+  readonly site?: string;
 }
 
 export interface SubmitRequest {
@@ -47,7 +49,7 @@ export interface SubmitRequest {
 }
 
 const TOP_LEVEL = new Set(['values', 'intent', 'meta', 'context', 'properties']);
-const CONTEXT_KEYS = ['stateToken', 'draftToken', 'draftKey', 'uploadToken', 'token', 'sourceUrl'] as const;
+const CONTEXT_KEYS = ['stateToken', 'draftToken', 'draftKey', 'uploadToken', 'token', 'sourceUrl', 'site'] as const;
 /** Caps for what is stored as given: names and versions are short, a URL may be long but bounded. */
 const CLIENT_TEXT_MAX = 100;
 const SOURCE_URL_MAX = 2048;

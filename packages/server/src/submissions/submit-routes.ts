@@ -11,6 +11,7 @@ import { createCsrfGate } from '../http/multipart-support.js';
 import { readMultipartSubmit } from '../files/multipart-submit.js';
 import { submitSchema } from './submit-schemas.js';
 import { readIdempotencyKey } from './idempotency-header.js';
+import { siteOfQuery } from '../sites/site-registry.js';
 
 export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post<{ Params: { handle: string } }>(
@@ -35,8 +36,11 @@ export async function submitRoutes(app: FastifyInstance, ctx: AppContext): Promi
       const browser = readBrowserBinding(request, ctx.config.csrf);
       const submitRequest = parseSubmitRequest(body);
       const idempotencyKey = readIdempotencyKey(request);
-      const result = await submitForm(ctx.submit, form, {
+      // issue #34: `context.site` first (the body is what a client controls), then `?site=`.
+      const site = ctx.sites.resolve(submitRequest.context.site ?? siteOfQuery(request.query));
+      const result = await submitForm(ctx.submit, ctx.localize(form, site.language), {
         request: submitRequest,
+        site,
         csrf,
         ip: request.ip,
         idempotencyKey,

@@ -5,7 +5,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { BODY_ERRORS, errorEnvelope, errorResponses, GUARDED_ERRORS, LIMITED_ERRORS } from '../http/error-schemas.js';
 import { described, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
-import { FORM_HANDLE } from '../forms/manifest-schemas.js';
+import { FORM_HANDLE, SITE_QUERY } from '../forms/manifest-schemas.js';
 import { INTENTS } from './submit-request.js';
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
@@ -37,6 +37,7 @@ export const SubmitRequestBody = Type.Object(
           uploadToken: Type.Optional(Nullable(Type.String())),
           token: Type.Optional(Nullable(Type.String())),
           sourceUrl: Type.Optional(Type.Unknown()),
+          site: Type.Optional(Nullable(Type.String({ description: 'The site submitted on (issue #34), as `?site=`; absent: the query, else the default site.' }))),
         }),
       ),
     ),
@@ -99,6 +100,7 @@ export const submitSchema = routeSchema({
   description: 'One endpoint for every intent (contract §4). JSON carries the CSRF token in X-CSRF-Token; multipart in the SVC_CSRF_TOKEN field.',
   tags: ['forms'],
   params: pathParams(FORM_HANDLE),
+  querystring: SITE_QUERY,
   headers: Type.Object({
     'x-csrf-token': Type.Optional(Type.String({ description: 'The token from GET /svc/tokens (JSON bodies).' })),
     'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
