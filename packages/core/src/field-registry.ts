@@ -19,7 +19,7 @@ import {
 } from './fields/choice-field-types.js';
 import { datetimeFieldChecks, datetimeFieldType } from './fields/datetime-field-type.js';
 import { isEmptyValue } from './fields/empty-value-check.js';
-import { FIELD_MESSAGES } from './fields/field-messages.js';
+import { FIELD_MESSAGES, type FieldMessages } from './fields/field-messages.js';
 import type { FieldTypeChecks, FieldTypeSpec, NormaliseOutcome } from './fields/field-type-spec.js';
 import {
   checkboxFieldChecks,
@@ -57,7 +57,7 @@ import {
 } from './fields/text-field-types.js';
 
 export type { FieldTypeChecks, FieldTypeSpec, NormaliseOutcome } from './fields/field-type-spec.js';
-export { FIELD_MESSAGES } from './fields/field-messages.js';
+export { FIELD_MESSAGES, fieldMessages, type FieldMessages } from './fields/field-messages.js';
 export { formatDatetimePlaceholder } from './fields/datetime-format.js';
 export { isEmptyValue } from './fields/empty-value-check.js';
 
@@ -133,22 +133,32 @@ function fieldChecks<T extends FieldType>(type: T): FieldTypeChecks<T> {
   return FIELD_TYPE_CHECKS[type];
 }
 
-export function normaliseFieldValue(field: FieldDefinition, raw: unknown): NormaliseOutcome {
-  return fieldChecks(field.type).normalise(field, raw);
+/** `messages` choose the language of refusals (and of typed numbers and dates); English by default. */
+export function normaliseFieldValue(
+  field: FieldDefinition,
+  raw: unknown,
+  messages: FieldMessages = FIELD_MESSAGES,
+): NormaliseOutcome {
+  return fieldChecks(field.type).normalise(field, raw, messages);
 }
 
 /** Required check + the type's validate. Empty and not required -> []. Empty and required -> [REQUIRED message]. */
-export function validateFieldValue(field: FieldDefinition, value: FieldValue, values: Values): string[] {
+export function validateFieldValue(
+  field: FieldDefinition,
+  value: FieldValue,
+  values: Values,
+  messages: FieldMessages = FIELD_MESSAGES,
+): string[] {
   if (field.type === 'submit') return [];
   if (isEmptyValue(value)) {
-    if (field.required === true) return [FIELD_MESSAGES.required];
+    if (field.required === true) return [messages.required];
     // A blank confirmation of a filled-in target is a mismatch, not an unanswered optional field.
     if (field.type === 'confirmation' && confirmationTargetText(field.target, values) !== '') {
-      return [FIELD_MESSAGES.mismatch];
+      return [messages.mismatch];
     }
     return [];
   }
-  return fieldChecks(field.type).validate(field, value, values);
+  return fieldChecks(field.type).validate(field, value, values, messages);
 }
 
 export function defaultFieldValue(field: FieldDefinition): FieldValue {
@@ -157,19 +167,21 @@ export function defaultFieldValue(field: FieldDefinition): FieldValue {
 
 /**
  * Normalise every listed field from `raw` (absent handle = empty), then validate each against
- * `{...known, ...normalised}`. Only fields with errors appear in `errors`.
+ * `{...known, ...normalised}`. Only fields with errors appear in `errors`, worded in `messages`'s
+ * language (`fieldMessages(site.language)`; English when omitted).
  */
 export function validateValues(
   fields: readonly FieldDefinition[],
   raw: Readonly<Record<string, unknown>>,
   known: Values = {},
+  messages: FieldMessages = FIELD_MESSAGES,
 ): { values: Record<string, FieldValue>; errors: Record<string, string[]> } {
   // Handles are user data ("constructor", "__proto__"): read own properties only, write via entries.
   const normalised: [string, FieldValue][] = [];
   const failures = new Map<string, string>();
   for (const field of fields) {
     if (field.handle === null) continue;
-    const outcome = normaliseFieldValue(field, Object.hasOwn(raw, field.handle) ? raw[field.handle] : undefined);
+    const outcome = normaliseFieldValue(field, Object.hasOwn(raw, field.handle) ? raw[field.handle] : undefined, messages);
     normalised.push([field.handle, outcome.ok ? outcome.value : null]);
     if (!outcome.ok) failures.set(field.handle, outcome.error);
   }
@@ -179,9 +191,9 @@ export function validateValues(
   for (const field of fields) {
     if (field.handle === null) continue;
     const failure = failures.get(field.handle);
-    const messages =
-      failure !== undefined ? [failure] : validateFieldValue(field, values[field.handle] ?? null, merged);
-    if (messages.length > 0) errors.push([field.handle, messages]);
+    const found =
+      failure !== undefined ? [failure] : validateFieldValue(field, values[field.handle] ?? null, merged, messages);
+    if (found.length > 0) errors.push([field.handle, found]);
   }
   return { values, errors: Object.fromEntries(errors) };
 }

@@ -9,3 +9,16 @@ export { DEFAULT_MAX_RATING } from './fields/misc-field-types.js';
 export { acceptForFileKinds } from './fields/file-accept.js';
 export { INTERFACE_FIELD_PROPERTIES, MANIFEST_TOP_LEVEL_PROPERTIES } from './interface-field-properties.js';
 export { computePaymentAmount, currencyFactor, toMinorUnits, DEFAULT_MAX_AMOUNT, DEFAULT_MIN_AMOUNT, type PaymentAmount } from './payment-amount.js';
+export {
+  SUPPORTED_LANGUAGES,
+  MESSAGE_CATALOGUES,
+  canonicalTag,
+  errorMessage,
+  formatMessage,
+  resolveLanguage,
+  textDirection,
+  type MessageCatalogue,
+  type MessageKey,
+  type SupportedLanguage,
+} from './i18n/message-format.js';
+export { formatLocaleNumber, parseLocaleNumber } from './i18n/locale-numbers.js';

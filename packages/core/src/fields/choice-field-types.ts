@@ -6,17 +6,17 @@ import type {
   RadioGroupField,
   SelectField,
 } from '../form-model.js';
-import { FIELD_MESSAGES } from './field-messages.js';
+import { FIELD_MESSAGES, type FieldMessages } from './field-messages.js';
 import { withDefault, type FieldTypeChecks } from './field-type-spec.js';
-import { coerceText, coerceTextList } from './raw-value-coercion.js';
+import { coerceText, coerceTextList, MAX_TEXT_CHARS } from './raw-value-coercion.js';
 
 function isAllowed(value: FieldValue, allowed: readonly { readonly value: string }[]): boolean {
   return typeof value === 'string' && allowed.some((option) => option.value === value);
 }
 
-function listErrors(value: FieldValue, options: readonly FieldOption[]): string[] {
-  if (!Array.isArray(value)) return [FIELD_MESSAGES.notList];
-  return value.every((item) => isAllowed(item, options)) ? [] : [FIELD_MESSAGES.invalidOption];
+function listErrors(value: FieldValue, options: readonly FieldOption[], messages: FieldMessages): string[] {
+  if (!Array.isArray(value)) return [messages.notList];
+  return value.every((item) => isAllowed(item, options)) ? [] : [messages.invalidOption];
 }
 
 function firstChecked(options: readonly FieldOption[]): string | null {
@@ -28,9 +28,10 @@ function allChecked(options: readonly FieldOption[]): readonly string[] {
 }
 
 const singleChoice = {
-  normalise: (_field: unknown, raw: unknown) => coerceText(raw),
-  validate: (field: SelectField | RadioGroupField, value: FieldValue) =>
-    isAllowed(value, field.options) ? [] : [FIELD_MESSAGES.invalidOption],
+  normalise: (_field: unknown, raw: unknown, messages: FieldMessages = FIELD_MESSAGES) =>
+    coerceText(raw, MAX_TEXT_CHARS, messages),
+  validate: (field: SelectField | RadioGroupField, value: FieldValue, _values: unknown, messages: FieldMessages = FIELD_MESSAGES) =>
+    isAllowed(value, field.options) ? [] : [messages.invalidOption],
 };
 const singleChoiceDefault = (field: SelectField | RadioGroupField) => field.value || firstChecked(field.options);
 
@@ -41,14 +42,15 @@ export const radioGroupFieldType = /* @__PURE__ */ withDefault(radioGroupFieldCh
 
 export const opinionScaleFieldChecks: FieldTypeChecks<'opinionScale'> = {
   type: 'opinionScale',
-  normalise: (_field, raw) => coerceText(raw),
-  validate: (field, value) => (isAllowed(value, field.scales) ? [] : [FIELD_MESSAGES.invalidOption]),
+  normalise: (_field, raw, messages = FIELD_MESSAGES) => coerceText(raw, MAX_TEXT_CHARS, messages),
+  validate: (field, value, _values, messages = FIELD_MESSAGES) => (isAllowed(value, field.scales) ? [] : [messages.invalidOption]),
 };
 export const opinionScaleFieldType = /* @__PURE__ */ withDefault(opinionScaleFieldChecks, (field) => field.value || null);
 
 const multiChoice = {
-  normalise: (_field: unknown, raw: unknown) => coerceTextList(raw),
-  validate: (field: MultipleSelectField | CheckboxGroupField, value: FieldValue) => listErrors(value, field.options),
+  normalise: (_field: unknown, raw: unknown, messages: FieldMessages = FIELD_MESSAGES) => coerceTextList(raw, messages),
+  validate: (field: MultipleSelectField | CheckboxGroupField, value: FieldValue, _values: unknown, messages: FieldMessages = FIELD_MESSAGES) =>
+    listErrors(value, field.options, messages),
 };
 const multiChoiceDefault = (field: MultipleSelectField | CheckboxGroupField) => field.values ?? allChecked(field.options);
 
@@ -63,11 +65,11 @@ export const checkboxGroupFieldType = /* @__PURE__ */ withDefault(checkboxGroupF
  */
 export const dynamicRecipientsFieldChecks: FieldTypeChecks<'dynamicRecipients'> = {
   type: 'dynamicRecipients',
-  normalise: (_field, raw) => coerceTextList(raw),
-  validate: (field, value) => {
-    const errors = listErrors(value, field.options);
+  normalise: (_field, raw, messages = FIELD_MESSAGES) => coerceTextList(raw, messages),
+  validate: (field, value, _values, messages = FIELD_MESSAGES) => {
+    const errors = listErrors(value, field.options, messages);
     if (field.showAsCheckboxes !== true && Array.isArray(value) && value.length > 1) {
-      errors.push(FIELD_MESSAGES.chooseOne);
+      errors.push(messages.chooseOne);
     }
     return errors;
   },

@@ -1,8 +1,8 @@
 import type { DatetimeField, FieldValue } from '../form-model.js';
 import { datetimeFormatOf, formatDatetimePlaceholder, formatIsoDate, parseDatetime } from './datetime-format.js';
-import { FIELD_MESSAGES } from './field-messages.js';
+import { FIELD_MESSAGES, type FieldMessages } from './field-messages.js';
 import { normalisedDefault, withDefault, type FieldTypeChecks } from './field-type-spec.js';
-import { coerceText } from './raw-value-coercion.js';
+import { coerceText, MAX_TEXT_CHARS } from './raw-value-coercion.js';
 
 export { formatDatetimePlaceholder } from './datetime-format.js';
 
@@ -12,11 +12,11 @@ const STORED_SHAPE = {
   both: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/,
 } as const;
 
-function invalidMessage(field: DatetimeField): string {
+function invalidMessage(field: DatetimeField, messages: FieldMessages): string {
   const placeholder = formatDatetimePlaceholder(field);
   const kind = datetimeFormatOf(field).kind;
-  if (kind === 'time') return FIELD_MESSAGES.invalidTime(placeholder);
-  return kind === 'both' ? FIELD_MESSAGES.invalidDateTime(placeholder) : FIELD_MESSAGES.invalidDate(placeholder);
+  if (kind === 'time') return messages.invalidTime(placeholder);
+  return kind === 'both' ? messages.invalidDateTime(placeholder) : messages.invalidDate(placeholder);
 }
 
 /** Definitions are schema-checked, but a malformed limit is ignored rather than rejecting everyone. */
@@ -24,33 +24,33 @@ function isoLimit(limit: string | undefined): string | null {
   return limit !== undefined && STORED_SHAPE.date.test(limit) ? limit : null;
 }
 
-function datetimeErrors(field: DatetimeField, value: FieldValue): string[] {
+function datetimeErrors(field: DatetimeField, value: FieldValue, _values: unknown, messages: FieldMessages = FIELD_MESSAGES): string[] {
   const kind = datetimeFormatOf(field).kind;
-  if (typeof value !== 'string' || !STORED_SHAPE[kind].test(value)) return [invalidMessage(field)];
+  if (typeof value !== 'string' || !STORED_SHAPE[kind].test(value)) return [invalidMessage(field, messages)];
   if (kind === 'time') return [];
   // ISO dates compare correctly as strings, so no Date (and no time zone) is involved.
   const date = value.slice(0, 10);
   const min = isoLimit(field.minDate);
   const max = isoLimit(field.maxDate);
   const errors: string[] = [];
-  if (min !== null && date < min) errors.push(FIELD_MESSAGES.dateBeforeMin(formatIsoDate(field, min)));
-  if (max !== null && date > max) errors.push(FIELD_MESSAGES.dateAfterMax(formatIsoDate(field, max)));
+  if (min !== null && date < min) errors.push(messages.dateBeforeMin(formatIsoDate(field, min)));
+  if (max !== null && date > max) errors.push(messages.dateAfterMax(formatIsoDate(field, max)));
   return errors;
 }
 
 export const datetimeFieldChecks: FieldTypeChecks<'datetime'> = {
   type: 'datetime',
-  normalise: (field, raw) => {
+  normalise: (field, raw, messages = FIELD_MESSAGES) => {
     // Numbers are not a datetime representation; only text is read.
     if (typeof raw !== 'string' && raw !== undefined && raw !== null) {
-      return { ok: false, error: invalidMessage(field) };
+      return { ok: false, error: invalidMessage(field, messages) };
     }
-    const text = coerceText(raw);
+    const text = coerceText(raw, MAX_TEXT_CHARS, messages);
     if (!text.ok || text.value === null) return text;
     const trimmed = text.value.trim();
     if (trimmed === '') return { ok: true, value: null };
     const iso = parseDatetime(datetimeFormatOf(field), trimmed);
-    return iso === null ? { ok: false, error: invalidMessage(field) } : { ok: true, value: iso };
+    return iso === null ? { ok: false, error: invalidMessage(field, messages) } : { ok: true, value: iso };
   },
   validate: datetimeErrors,
 };

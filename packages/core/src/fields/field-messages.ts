@@ -1,57 +1,91 @@
 /**
- * Every message a field constraint produces. Clients show them as they are, so they are plain
- * English sentences without internals; `required` is quoted by contract §4's example.
+ * Every message a field constraint produces, in one language. Clients show them as they are, so
+ * they are plain sentences without internals; English `required` is quoted by contract §4's
+ * example. The words live in the catalogue (i18n/messages-*.ts); this is their typed shape.
  */
+import { canonicalTag, formatMessage, resolveLanguage } from '../i18n/message-format.js';
 
-function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
+function buildFieldMessages(locale: string) {
+  const say = formatMessage.bind(null, locale);
+  return {
+    /** The BCP 47 tag these messages are for; the number and date normalisers read numbers and dates in it. */
+    locale,
+    required: say('field.required'),
+    notText: say('field.notText'),
+    notList: say('field.notList'),
+    tooManyItems: (max: number) => say('field.tooManyItems', { max }),
+    textTooLong: (max: number) => say('field.textTooLong', { max }),
+    invalidEmail: say('field.invalidEmail'),
+    invalidPhone: say('field.invalidPhone'),
+    phoneFormat: (pattern: string) => say('field.phoneFormat', { pattern }),
+    patternMismatch: say('field.patternMismatch'),
+    mismatch: say('field.mismatch'),
+    notNumber: say('field.notNumber'),
+    negative: say('field.negative'),
+    wholeNumber: say('field.wholeNumber'),
+    tooManyDecimals: (max: number) => say('field.tooManyDecimals', { max }),
+    belowMin: (min: number) => say('field.belowMin', { min }),
+    aboveMax: (max: number) => say('field.aboveMax', { max }),
+    tooFewDigits: (min: number) => say('field.tooFewDigits', { min }),
+    invalidOption: say('field.invalidOption'),
+    chooseOne: say('field.chooseOne'),
+    invalidCheckbox: say('field.invalidCheckbox'),
+    invalidOptIn: say('field.invalidOptIn'),
+    invalidRating: (max: number) => say('field.invalidRating', { max }),
+    invalidDate: (format: string) => say('field.invalidDate', { format }),
+    invalidTime: (format: string) => say('field.invalidTime', { format }),
+    invalidDateTime: (format: string) => say('field.invalidDateTime', { format }),
+    dateBeforeMin: (min: string) => say('field.dateBeforeMin', { min }),
+    dateAfterMax: (max: string) => say('field.dateAfterMax', { max }),
+    invalidSignature: say('field.invalidSignature'),
+    signatureTooLarge: (maxKiB: number) => say('field.signatureTooLarge', { max: maxKiB }),
+    invalidUpload: say('field.invalidUpload'),
+    invalidPayment: say('field.invalidPayment'),
+    paymentRequired: say('field.paymentRequired'),
+    tooManyFiles: (max: number) => say('field.tooManyFiles', { max }),
+    notTable: say('field.notTable'),
+    tooManyRows: (max: number) => say('field.tooManyRows', { max }),
+    rowInvalid: (row: number) => say('field.rowInvalid', { row }),
+    cellRequired: (row: number, column: string) => say('field.cellRequired', { row, column }),
+    cellNotText: (row: number, column: string) => say('field.cellNotText', { row, column }),
+    cellNotNumber: (row: number, column: string) => say('field.cellNotNumber', { row, column }),
+    cellNotCheckbox: (row: number, column: string) => say('field.cellNotCheckbox', { row, column }),
+    cellNotFiles: (row: number, column: string) => say('field.cellNotFiles', { row, column }),
+    cellTooManyFiles: (row: number, column: string, max: number) => say('field.cellTooManyFiles', { row, column, max }),
+    cellInvalidOption: (row: number, column: string) => say('field.cellInvalidOption', { row, column }),
+    /** A table column without a label, numbered from 1. */
+    column: (number: number) => say('field.column', { number }),
+  } as const;
 }
 
-export const FIELD_MESSAGES = {
-  required: 'This field is required',
-  notText: 'This value must be text',
-  notList: 'This value must be a list',
-  tooManyItems: (max: number) => `Choose at most ${plural(max, 'item', 'items')}`,
-  textTooLong: (max: number) => `Must be at most ${plural(max, 'character', 'characters')}`,
-  invalidEmail: 'Enter a valid email address',
-  invalidPhone: 'Enter a valid phone number',
-  phoneFormat: (pattern: string) => `Enter a phone number in the format ${pattern}`,
-  patternMismatch: 'This value is not valid',
-  mismatch: 'The values do not match',
-  notNumber: 'Enter a number',
-  negative: 'Must not be negative',
-  wholeNumber: 'Must be a whole number',
-  tooManyDecimals: (max: number) => `Must have at most ${plural(max, 'decimal place', 'decimal places')}`,
-  belowMin: (min: number) => `Must be at least ${min}`,
-  aboveMax: (max: number) => `Must be at most ${max}`,
-  tooFewDigits: (min: number) => `Must have at least ${plural(min, 'digit', 'digits')}`,
-  invalidOption: 'Choose one of the listed options',
-  chooseOne: 'Choose one option',
-  invalidCheckbox: 'This value must be checked or unchecked',
-  invalidOptIn: 'This value must be yes or no',
-  invalidRating: (max: number) => `Choose a rating from 1 to ${max}`,
-  invalidDate: (format: string) => `Enter a valid date in the format ${format}`,
-  invalidTime: (format: string) => `Enter a valid time in the format ${format}`,
-  invalidDateTime: (format: string) => `Enter a valid date and time in the format ${format}`,
-  dateBeforeMin: (min: string) => `Must be on or after ${min}`,
-  dateAfterMax: (max: string) => `Must be on or before ${max}`,
-  invalidSignature: 'The signature is not a valid image',
-  signatureTooLarge: (maxKiB: number) => `The signature must be at most ${maxKiB} KB`,
-  invalidUpload: 'An uploaded file reference is not valid',
-  invalidPayment: 'The payment reference is not valid',
-  paymentRequired: 'Complete the payment to submit this form',
-  tooManyFiles: (max: number) => `Upload at most ${plural(max, 'file', 'files')}`,
-  notTable: 'This value must be a list of rows',
-  tooManyRows: (max: number) => `Must have at most ${plural(max, 'row', 'rows')}`,
-  rowInvalid: (row: number) => `Row ${row} must be a list of cells`,
-  cellRequired: (row: number, column: string) => `Row ${row}: ${column} is required`,
-  cellNotText: (row: number, column: string) => `Row ${row}: ${column} must be text`,
-  cellNotNumber: (row: number, column: string) => `Row ${row}: ${column} must be a number`,
-  cellNotCheckbox: (row: number, column: string) =>
-    `Row ${row}: ${column} must be checked or unchecked`,
-  cellNotFiles: (row: number, column: string) => `Row ${row}: ${column} must be a list of uploaded files`,
-  cellTooManyFiles: (row: number, column: string, max: number) =>
-    `Row ${row}: ${column} takes at most ${plural(max, 'file', 'files')}`,
-  cellInvalidOption: (row: number, column: string) =>
-    `Row ${row}: ${column} must be one of the listed options`,
-} as const;
+export type FieldMessages = ReturnType<typeof buildFieldMessages>;
+
+const byTag = new Map<string, FieldMessages>();
+const MAX_CACHED_TAGS = 100;
+
+/**
+ * The field messages for `tag` (its best supported language; English for anything unknown),
+ * built once per tag. `locale` keeps the tag itself, so `de-CH` reads numbers the Swiss way.
+ *
+ * @example
+ * fieldMessages('de-DE').tooManyFiles(3); // 'Laden Sie höchstens 3 Dateien hoch'
+ */
+export function fieldMessages(tag: string | null | undefined): FieldMessages {
+  const locale = canonicalTag(tag) ?? resolveLanguage(tag);
+  let messages = byTag.get(locale);
+  if (messages === undefined) {
+    // Tags can come from a page's `lang` attribute: bound the cache rather than trust them.
+    // English stays: FIELD_MESSAGES must remain the object fieldMessages('en') returns.
+    if (byTag.size >= MAX_CACHED_TAGS) {
+      const english = byTag.get('en');
+      byTag.clear();
+      if (english !== undefined) byTag.set('en', english);
+    }
+    messages = buildFieldMessages(locale);
+    byTag.set(locale, messages);
+  }
+  return messages;
+}
+
+/** The English messages: what every caller that names no language gets. */
+export const FIELD_MESSAGES: FieldMessages = /* @__PURE__ */ fieldMessages('en');

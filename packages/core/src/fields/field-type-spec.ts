@@ -1,4 +1,5 @@
 import type { FieldOfType, FieldType, FieldValue, Values } from '../form-model.js';
+import type { FieldMessages } from './field-messages.js';
 
 export type NormaliseOutcome =
   | { readonly ok: true; readonly value: FieldValue }
@@ -9,14 +10,16 @@ export interface FieldTypeChecks<T extends FieldType = FieldType> {
   readonly type: T;
   /**
    * Wire value -> stored shape. Lenient about representation (a number sent as a string, a single
-   * string for a list), strict about shape (an object for a text field is an error).
+   * string for a list), strict about shape (an object for a text field is an error). `messages`
+   * are the refusals' words (English when omitted); their `locale` also lets numbers and dates be
+   * typed the way that language writes them.
    */
-  normalise(field: FieldOfType<T>, raw: unknown): NormaliseOutcome;
+  normalise(field: FieldOfType<T>, raw: unknown, messages?: FieldMessages): NormaliseOutcome;
   /**
    * Constraint messages for a normalised, NON-EMPTY value; [] when valid. `values` = all
    * normalised values known for the form (for confirmation).
    */
-  validate(field: FieldOfType<T>, value: FieldValue, values: Values): string[];
+  validate(field: FieldOfType<T>, value: FieldValue, values: Values, messages?: FieldMessages): string[];
 }
 
 export interface FieldTypeSpec<T extends FieldType = FieldType> extends FieldTypeChecks<T> {

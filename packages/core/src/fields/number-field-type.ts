@@ -1,5 +1,6 @@
 import type { FieldValue, NumberField } from '../form-model.js';
-import { FIELD_MESSAGES } from './field-messages.js';
+import { localeDecimalFormat, toAsciiDigits } from '../i18n/locale-decimal-format.js';
+import { FIELD_MESSAGES, type FieldMessages } from './field-messages.js';
 import { normalisedDefault, withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { MAX_TEXT_CHARS, type Coerced } from './raw-value-coercion.js';
 
@@ -21,7 +22,8 @@ function parseWith(text: string, format: DecimalFormat): string | null {
   const decimal = format.decimalSeparator || '.';
   const thousands = format.thousandsSeparator === decimal ? '' : format.thousandsSeparator;
   // Locales that group with spaces type a no-break space as often as a plain one.
-  const body = thousands === ' ' ? text.replace(WIDE_SPACES, ' ') : text;
+  const digits = toAsciiDigits(text);
+  const body = thousands === ' ' ? digits.replace(WIDE_SPACES, ' ') : digits;
   const negative = body.startsWith('-') || body.startsWith('\u2212');
   const unsigned = negative || body.startsWith('+') ? body.slice(1) : body;
   const at = unsigned.indexOf(decimal);
@@ -43,12 +45,18 @@ function parseWith(text: string, format: DecimalFormat): string | null {
 }
 
 /**
- * A number in the field's display format (or already canonical) as a canonical string: '.'
- * decimal point, no grouping, no leading or trailing zeros. Exponents, NaN and Infinity are
- * refused because they have no display form a person would type.
+ * A number in the field's display format, in canonical form, or as `messages.locale` writes
+ * numbers (German `1.234,5`), as a canonical string: '.' decimal point, no grouping, no leading or
+ * trailing zeros. The field's format and the canonical form are tried first, so a stored value
+ * always reads back as itself. Exponents, NaN and Infinity are refused because they have no
+ * display form a person would type.
  */
-export function parseDecimal(raw: unknown, format: DecimalFormat = CANONICAL_DECIMAL): Coerced<string | null> {
-  const failure = { ok: false, error: FIELD_MESSAGES.notNumber } as const;
+export function parseDecimal(
+  raw: unknown,
+  format: DecimalFormat = CANONICAL_DECIMAL,
+  messages: FieldMessages = FIELD_MESSAGES,
+): Coerced<string | null> {
+  const failure = { ok: false, error: messages.notNumber } as const;
   if (raw === undefined || raw === null || raw === '') return { ok: true, value: null };
   if (typeof raw === 'number') {
     if (!Number.isFinite(raw)) return failure;
@@ -58,36 +66,38 @@ export function parseDecimal(raw: unknown, format: DecimalFormat = CANONICAL_DEC
   if (typeof raw !== 'string' || raw.length > MAX_TEXT_CHARS) return failure;
   const text = raw.trim();
   if (text === '') return { ok: true, value: null };
-  const value = parseWith(text, format) ?? parseWith(text, CANONICAL_DECIMAL);
+  const value =
+    parseWith(text, format) ?? parseWith(text, CANONICAL_DECIMAL) ?? parseWith(text, localeDecimalFormat(messages.locale));
   return value === null ? failure : { ok: true, value };
 }
 
-function numberErrors(field: NumberField, value: FieldValue): string[] {
+function numberErrors(field: NumberField, value: FieldValue, _values: unknown, messages: FieldMessages = FIELD_MESSAGES): string[] {
   const match = typeof value === 'string' ? CANONICAL_NUMBER.exec(value) : null;
-  if (match === null) return [FIELD_MESSAGES.notNumber];
+  if (match === null) return [messages.notNumber];
   const [, sign = '', integer = '', fraction = ''] = match;
   const errors: string[] = [];
-  if (sign === '-' && field.allowNegative !== true) errors.push(FIELD_MESSAGES.negative);
-  if (field.decimalCount === 0 && fraction.length > 0) errors.push(FIELD_MESSAGES.wholeNumber);
+  if (sign === '-' && field.allowNegative !== true) errors.push(messages.negative);
+  if (field.decimalCount === 0 && fraction.length > 0) errors.push(messages.wholeNumber);
   else if (field.decimalCount !== undefined && fraction.length > field.decimalCount) {
-    errors.push(FIELD_MESSAGES.tooManyDecimals(field.decimalCount));
+    errors.push(messages.tooManyDecimals(field.decimalCount));
   }
   const number = Number(value);
-  if (field.minValue !== undefined && number < field.minValue) errors.push(FIELD_MESSAGES.belowMin(field.minValue));
-  if (field.maxValue !== undefined && number > field.maxValue) errors.push(FIELD_MESSAGES.aboveMax(field.maxValue));
+  if (field.minValue !== undefined && number < field.minValue) errors.push(messages.belowMin(field.minValue));
+  if (field.maxValue !== undefined && number > field.maxValue) errors.push(messages.aboveMax(field.maxValue));
   if (field.minLength !== undefined && integer.length + fraction.length < field.minLength) {
-    errors.push(FIELD_MESSAGES.tooFewDigits(field.minLength));
+    errors.push(messages.tooFewDigits(field.minLength));
   }
   return errors;
 }
 
 export const numberFieldChecks: FieldTypeChecks<'number'> = {
   type: 'number',
-  normalise: (field, raw) =>
-    parseDecimal(raw, {
-      decimalSeparator: field.decimalSeparator || '.',
-      thousandsSeparator: field.thousandsSeparator ?? '',
-    }),
+  normalise: (field, raw, messages = FIELD_MESSAGES) =>
+    parseDecimal(
+      raw,
+      { decimalSeparator: field.decimalSeparator || '.', thousandsSeparator: field.thousandsSeparator ?? '' },
+      messages,
+    ),
   validate: numberErrors,
 };
 export const numberFieldType = /* @__PURE__ */ withDefault(numberFieldChecks, (field) =>

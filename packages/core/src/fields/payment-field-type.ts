@@ -1,4 +1,4 @@
-import { FIELD_MESSAGES } from './field-messages.js';
+import { FIELD_MESSAGES, type FieldMessages } from './field-messages.js';
 import { accept, reject, withDefault, type FieldTypeChecks } from './field-type-spec.js';
 
 /** A gateway's intent id (`pi_…` at Stripe); anything else is not something a client was given. */
@@ -11,9 +11,9 @@ const INTENT_ID = /^[A-Za-z0-9_]{3,255}$/;
  */
 export const paymentFieldChecks: FieldTypeChecks<'payment'> = {
   type: 'payment',
-  normalise: (_field, raw) => {
+  normalise: (_field, raw, messages = FIELD_MESSAGES) => {
     if (raw === undefined || raw === null || raw === '') return accept(null);
-    return typeof raw === 'string' && INTENT_ID.test(raw) ? accept(raw) : reject(FIELD_MESSAGES.invalidPayment);
+    return typeof raw === 'string' && INTENT_ID.test(raw) ? accept(raw) : reject(messages.invalidPayment);
   },
   validate: () => [],
 };

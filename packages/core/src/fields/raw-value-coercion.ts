@@ -1,4 +1,4 @@
-import { FIELD_MESSAGES } from './field-messages.js';
+import { FIELD_MESSAGES, type FieldMessages } from './field-messages.js';
 
 export type Coerced<V> = { readonly ok: true; readonly value: V } | { readonly ok: false; readonly error: string };
 
@@ -11,33 +11,37 @@ export const MAX_LIST_ITEMS = 1_000;
  * A scalar wire value as text: JSON numbers and booleans become strings because HTML-free
  * clients often send them unquoted; objects and arrays are a shape error. '' is empty (null).
  */
-export function coerceText(raw: unknown, maxChars: number = MAX_TEXT_CHARS): Coerced<string | null> {
+export function coerceText(
+  raw: unknown,
+  maxChars: number = MAX_TEXT_CHARS,
+  messages: FieldMessages = FIELD_MESSAGES,
+): Coerced<string | null> {
   if (raw === undefined || raw === null || raw === '') return { ok: true, value: null };
   if (typeof raw === 'string') {
     return raw.length > maxChars
-      ? { ok: false, error: FIELD_MESSAGES.textTooLong(maxChars) }
+      ? { ok: false, error: messages.textTooLong(maxChars) }
       : { ok: true, value: raw };
   }
   if (typeof raw === 'number') {
-    return Number.isFinite(raw) ? { ok: true, value: String(raw) } : { ok: false, error: FIELD_MESSAGES.notText };
+    return Number.isFinite(raw) ? { ok: true, value: String(raw) } : { ok: false, error: messages.notText };
   }
   if (typeof raw === 'boolean' || typeof raw === 'bigint') return { ok: true, value: String(raw) };
-  return { ok: false, error: FIELD_MESSAGES.notText };
+  return { ok: false, error: messages.notText };
 }
 
 /**
  * A list wire value: a single scalar counts as a one-item list, blanks are dropped (classic
  * posts add an empty placeholder so an untouched group is still sent) and duplicates collapse.
  */
-export function coerceTextList(raw: unknown): Coerced<readonly string[]> {
+export function coerceTextList(raw: unknown, messages: FieldMessages = FIELD_MESSAGES): Coerced<readonly string[]> {
   if (raw === undefined || raw === null || raw === '') return { ok: true, value: [] };
   const items: readonly unknown[] = Array.isArray(raw) ? raw : [raw];
-  if (items.length > MAX_LIST_ITEMS) return { ok: false, error: FIELD_MESSAGES.tooManyItems(MAX_LIST_ITEMS) };
+  if (items.length > MAX_LIST_ITEMS) return { ok: false, error: messages.tooManyItems(MAX_LIST_ITEMS) };
   const seen = new Set<string>();
   for (const item of items) {
     // A list of objects is a wrong shape for the whole value, not a bad item of text.
-    if (typeof item === 'object' && item !== null) return { ok: false, error: FIELD_MESSAGES.notList };
-    const text = coerceText(item);
+    if (typeof item === 'object' && item !== null) return { ok: false, error: messages.notList };
+    const text = coerceText(item, MAX_TEXT_CHARS, messages);
     if (!text.ok) return text;
     if (text.value !== null) seen.add(text.value);
   }

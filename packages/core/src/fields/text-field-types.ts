@@ -1,23 +1,24 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import type { FieldValue, TextareaField, TextField, Values } from '../form-model.js';
-import { FIELD_MESSAGES } from './field-messages.js';
+import { FIELD_MESSAGES, type FieldMessages } from './field-messages.js';
 import { withDefault, type FieldTypeChecks } from './field-type-spec.js';
-import { coerceText, countCodePoints } from './raw-value-coercion.js';
+import { coerceText, countCodePoints, MAX_TEXT_CHARS } from './raw-value-coercion.js';
 
 /** Validators receive FieldValue; anything but a string here means a caller skipped normalise. */
 function textOf(value: FieldValue): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-function maxLengthErrors(text: string, maxLength: number | undefined): string[] {
-  return maxLength !== undefined && countCodePoints(text) > maxLength ? [FIELD_MESSAGES.textTooLong(maxLength)] : [];
+function maxLengthErrors(text: string, maxLength: number | undefined, messages: FieldMessages): string[] {
+  return maxLength !== undefined && countCodePoints(text) > maxLength ? [messages.textTooLong(maxLength)] : [];
 }
 
 const plainText = {
-  normalise: (_field: unknown, raw: unknown) => coerceText(raw),
-  validate: (field: TextField | TextareaField, value: FieldValue) => {
+  normalise: (_field: unknown, raw: unknown, messages: FieldMessages = FIELD_MESSAGES) =>
+    coerceText(raw, MAX_TEXT_CHARS, messages),
+  validate: (field: TextField | TextareaField, value: FieldValue, _values: Values, messages: FieldMessages = FIELD_MESSAGES) => {
     const text = textOf(value);
-    return text === null ? [FIELD_MESSAGES.notText] : maxLengthErrors(text, field.maxLength);
+    return text === null ? [messages.notText] : maxLengthErrors(text, field.maxLength, messages);
   },
 };
 /** The default of the types whose definition may give one `value`. */
@@ -30,8 +31,8 @@ export const textareaFieldType = /* @__PURE__ */ withDefault(textareaFieldChecks
 
 export const hiddenFieldChecks: FieldTypeChecks<'hidden'> = {
   type: 'hidden',
-  normalise: (_field, raw) => coerceText(raw),
-  validate: (_field, value) => (textOf(value) === null ? [FIELD_MESSAGES.notText] : []),
+  normalise: (_field, raw, messages = FIELD_MESSAGES) => coerceText(raw, MAX_TEXT_CHARS, messages),
+  validate: (_field, value, _values, messages = FIELD_MESSAGES) => (textOf(value) === null ? [messages.notText] : []),
 };
 export const hiddenFieldType = /* @__PURE__ */ withDefault(hiddenFieldChecks, valueDefault);
 
@@ -43,17 +44,17 @@ const EMAIL_MAX_CHARS = 254;
 
 export const emailFieldChecks: FieldTypeChecks<'email'> = {
   type: 'email',
-  normalise: (_field, raw) => {
-    const text = coerceText(raw);
+  normalise: (_field, raw, messages = FIELD_MESSAGES) => {
+    const text = coerceText(raw, MAX_TEXT_CHARS, messages);
     if (!text.ok || text.value === null) return text;
     const trimmed = text.value.trim();
     return { ok: true, value: trimmed === '' ? null : trimmed };
   },
-  validate: (field, value) => {
+  validate: (field, value, _values, messages = FIELD_MESSAGES) => {
     const text = textOf(value);
-    if (text === null) return [FIELD_MESSAGES.notText];
-    const errors = maxLengthErrors(text, field.maxLength);
-    if (text.length > EMAIL_MAX_CHARS || !EMAIL_PATTERN.test(text)) errors.unshift(FIELD_MESSAGES.invalidEmail);
+    if (text === null) return [messages.notText];
+    const errors = maxLengthErrors(text, field.maxLength, messages);
+    if (text.length > EMAIL_MAX_CHARS || !EMAIL_PATTERN.test(text)) errors.unshift(messages.invalidEmail);
     return errors;
   },
 };
@@ -92,19 +93,19 @@ export const phoneFieldChecks: FieldTypeChecks<'phone'> = {
   type: 'phone',
   // Without a `pattern`, what was typed is stored as its one canonical form (E.164), so the same
   // number written two ways is one value; text that is no number stays as typed for validate.
-  normalise: (field, raw) => {
-    const text = coerceText(raw);
+  normalise: (field, raw, messages = FIELD_MESSAGES) => {
+    const text = coerceText(raw, MAX_TEXT_CHARS, messages);
     if (!text.ok || text.value === null || field.pattern) return text;
     if (text.value.trim() === '') return { ok: true, value: null };
     return { ok: true, value: canonicalPhoneNumber(text.value, field.defaultCountry) ?? text.value };
   },
-  validate: (field, value) => {
+  validate: (field, value, _values, messages = FIELD_MESSAGES) => {
     const text = textOf(value);
-    if (text === null) return [FIELD_MESSAGES.notText];
+    if (text === null) return [messages.notText];
     if (field.pattern) {
-      return matchesPhonePattern(text, field.pattern) ? [] : [FIELD_MESSAGES.phoneFormat(field.pattern)];
+      return matchesPhonePattern(text, field.pattern) ? [] : [messages.phoneFormat(field.pattern)];
     }
-    return canonicalPhoneNumber(text, field.defaultCountry) === null ? [FIELD_MESSAGES.invalidPhone] : [];
+    return canonicalPhoneNumber(text, field.defaultCountry) === null ? [messages.invalidPhone] : [];
   },
 };
 export const phoneFieldType = /* @__PURE__ */ withDefault(phoneFieldChecks, valueDefault);
@@ -129,13 +130,13 @@ export function compileFieldPattern(pattern: string): RegExp | null {
 
 export const regexFieldChecks: FieldTypeChecks<'regex'> = {
   type: 'regex',
-  normalise: (_field, raw) => coerceText(raw),
-  validate: (field, value) => {
+  normalise: (_field, raw, messages = FIELD_MESSAGES) => coerceText(raw, MAX_TEXT_CHARS, messages),
+  validate: (field, value, _values, messages = FIELD_MESSAGES) => {
     const text = textOf(value);
-    if (text === null) return [FIELD_MESSAGES.notText];
+    if (text === null) return [messages.notText];
     // An uncompilable pattern fails closed: accepting everything would silently drop the constraint.
     const pattern = compileFieldPattern(field.pattern);
-    return pattern !== null && pattern.test(text) ? [] : [field.message ?? FIELD_MESSAGES.patternMismatch];
+    return pattern !== null && pattern.test(text) ? [] : [field.message ?? messages.patternMismatch];
   },
 };
 export const regexFieldType = /* @__PURE__ */ withDefault(regexFieldChecks, valueDefault);
@@ -148,8 +149,8 @@ export function confirmationTargetText(target: string, values: Values): string {
 
 export const confirmationFieldChecks: FieldTypeChecks<'confirmation'> = {
   type: 'confirmation',
-  normalise: (_field, raw) => coerceText(raw),
-  validate: (field, value, values) =>
-    textOf(value) === confirmationTargetText(field.target, values) ? [] : [FIELD_MESSAGES.mismatch],
+  normalise: (_field, raw, messages = FIELD_MESSAGES) => coerceText(raw, MAX_TEXT_CHARS, messages),
+  validate: (field, value, values, messages = FIELD_MESSAGES) =>
+    textOf(value) === confirmationTargetText(field.target, values) ? [] : [messages.mismatch],
 };
 export const confirmationFieldType = /* @__PURE__ */ withDefault(confirmationFieldChecks, () => null);
