@@ -1,5 +1,7 @@
 import type { DatetimeField, FieldValue } from '../form-model.js';
-import { datetimeFormatOf, formatDatetimePlaceholder, formatIsoDate, parseDatetime } from './datetime-format.js';
+import { datetimeFormatOf, formatDatetimePlaceholder, formatIsoDate, parseDatetime, type DatetimeFormat } from './datetime-format.js';
+import { localeVariantOf } from '../i18n/locale-date-format.js';
+import { toAsciiDigits } from '../i18n/locale-decimal-format.js';
 import { FIELD_MESSAGES, type FieldMessages } from './field-messages.js';
 import { normalisedDefault, withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { coerceText, MAX_TEXT_CHARS } from './raw-value-coercion.js';
@@ -38,6 +40,14 @@ function datetimeErrors(field: DatetimeField, value: FieldValue, _values: unknow
   return errors;
 }
 
+/** The same date as the site's language writes it (digits and separator), when the field's order allows. */
+function parseInLocale(format: DatetimeFormat, text: string, locale: string): string | null {
+  const variant = localeVariantOf(format, locale);
+  const digits = toAsciiDigits(text);
+  if (variant !== null) return parseDatetime(variant, digits);
+  return digits === text ? null : parseDatetime(format, digits);
+}
+
 export const datetimeFieldChecks: FieldTypeChecks<'datetime'> = {
   type: 'datetime',
   normalise: (field, raw, messages = FIELD_MESSAGES) => {
@@ -49,7 +59,8 @@ export const datetimeFieldChecks: FieldTypeChecks<'datetime'> = {
     if (!text.ok || text.value === null) return text;
     const trimmed = text.value.trim();
     if (trimmed === '') return { ok: true, value: null };
-    const iso = parseDatetime(datetimeFormatOf(field), trimmed);
+    const format = datetimeFormatOf(field);
+    const iso = parseDatetime(format, trimmed) ?? parseInLocale(format, trimmed, messages.locale);
     return iso === null ? { ok: false, error: invalidMessage(field, messages) } : { ok: true, value: iso };
   },
   validate: datetimeErrors,

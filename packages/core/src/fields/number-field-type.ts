@@ -23,7 +23,8 @@ function parseWith(text: string, format: DecimalFormat): string | null {
   const thousands = format.thousandsSeparator === decimal ? '' : format.thousandsSeparator;
   // Locales that group with spaces type a no-break space as often as a plain one.
   const digits = toAsciiDigits(text);
-  const body = thousands === ' ' ? digits.replace(WIDE_SPACES, ' ') : digits;
+  const body =
+    thousands === ' ' ? digits.replace(WIDE_SPACES, ' ') : thousands === "'" ? digits.replace(/\u2019/g, "'") : digits;
   const negative = body.startsWith('-') || body.startsWith('\u2212');
   const unsigned = negative || body.startsWith('+') ? body.slice(1) : body;
   const at = unsigned.indexOf(decimal);

@@ -20,8 +20,10 @@ export function localeDecimalFormat(tag: string): DecimalFormat {
   }
   const decimal = parts.find((part) => part.type === 'decimal')?.value ?? '.';
   const group = parts.find((part) => part.type === 'group')?.value ?? '';
-  // People type a plain space where the locale prints a no-break one; the parser accepts both for ' '.
-  format = { decimalSeparator: decimal, thousandsSeparator: SPACES.has(group) ? ' ' : group };
+  // People type a plain space where the locale prints a no-break one, and ' for Swiss ’ (which ICU
+  // versions disagree on); the parser accepts both spellings of ' ' and '.
+  const thousands = SPACES.has(group) ? ' ' : group === '\u2019' ? "'" : group;
+  format = { decimalSeparator: decimal, thousandsSeparator: thousands };
   if (formats.size >= MAX_CACHED_FORMATS) formats.clear();
   formats.set(tag, format);
   return format;
