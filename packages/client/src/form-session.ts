@@ -3,7 +3,7 @@
  * validation and conditional rules from @svc/core, and submits that carry CSRF and `meta`
  * exactly as the server expects (JSON, or multipart when files are attached).
  */
-import { normaliseFieldValue, validateValues, visibilityOf, type FieldValue, type RuleLayout, type Values, type Visibility } from '@svc/core';
+import { fieldMessages, normaliseFieldValue, validateValues, visibilityOf, type FieldMessages, type FieldValue, type RuleLayout, type Values, type Visibility } from '@svc/core';
 import { SvcClientError, refusalError } from './client-error.js';
 import { formFromManifest, ruleLayoutFromManifest, type ClientForm } from './manifest-model.js';
 import type { Manifest, SubmitResponse, UploadedFile } from './manifest-types.js';
@@ -38,6 +38,15 @@ export class FormSession {
   stateToken: string | null = null;
   draft: { token: string; key: string; resumeUrl: string | null } | null = null;
   errors: { fields: FieldErrors; form: readonly string[] } = { fields: {}, form: [] };
+  /**
+   * The BCP 47 tag local checks speak and read numbers and dates in: the manifest's
+   * `site.language` (issue #34), English when it names none. A page may set another.
+   *
+   * @example
+   * form.language = 'de-DE';
+   * form.validate(); // { email: ['Geben Sie eine gültige E-Mail-Adresse ein'] }
+   */
+  language: string;
   /** Made on the first drag-and-drop upload; names its uploads in the submit. */
   uploadToken: string | null = null;
   /**
@@ -69,6 +78,7 @@ export class FormSession {
     this.client = client;
     this.manifest = manifest;
     this.model = formFromManifest(manifest);
+    this.language = typeof manifest.site?.language === 'string' && manifest.site.language !== '' ? manifest.site.language : 'en';
     this.rules = ruleLayoutFromManifest(manifest, this.model);
     for (const field of Object.values(manifest.fields)) {
       if (field.defaultValue !== null && field.defaultValue !== undefined) this.values[field.handle] = field.defaultValue;
@@ -107,12 +117,17 @@ export class FormSession {
     return this.files.size > 0 || this.cellFiles.size > 0;
   }
 
+  /** The field messages in `language` (@svc/core's catalogue), as local validation words them. */
+  get messages(): FieldMessages {
+    return fieldMessages(this.language);
+  }
+
   /** Values normalised by the field types, as rules and validation see them. */
   normalisedValues(): Values {
     const out: Record<string, FieldValue> = {};
     for (const field of this.model.fields) {
       const handle = field.handle as string;
-      const outcome = normaliseFieldValue(field, this.values[handle]);
+      const outcome = normaliseFieldValue(field, this.values[handle], this.messages);
       out[handle] = outcome.ok ? outcome.value : null;
     }
     return out;
@@ -145,7 +160,7 @@ export class FormSession {
     // A file picked for multipart counts as a value for `required`; the server checks the rest.
     for (const [handle, list] of this.files) raw[handle] = [...(Array.isArray(raw[handle]) ? (raw[handle] as unknown[]) : []), ...list.map((_f, i) => `pending${i}`)];
     for (const { handle, row, column, files } of this.cellFiles.values()) raw[handle] = withPendingCell(raw[handle], row, column, files.length);
-    const { errors } = validateValues(fields, raw, this.normalisedValues());
+    const { errors } = validateValues(fields, raw, this.normalisedValues(), this.messages);
     this.errors = { fields: errors, form: [] };
     return errors;
   }

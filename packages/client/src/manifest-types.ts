@@ -76,6 +76,8 @@ export interface Manifest {
     readonly javascriptTest?: { readonly name: string; readonly value: string };
     readonly captchas?: readonly ManifestCaptcha[];
   };
+  /** The site the manifest was served for; `language` (BCP 47) is the one its messages and labels are in. */
+  readonly site?: { readonly id: number; readonly handle: string; readonly language: string; readonly baseUrl: string };
   /** A profile manifest's (contract §9): which profile, and the properties it was asked with. */
   readonly metadata?: { readonly profile: string; readonly properties: Readonly<Record<string, unknown>> };
   /** A profile manifest's context; hidden fields are absent from `fields`, locked ones `readOnly`. */

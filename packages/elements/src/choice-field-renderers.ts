@@ -3,6 +3,7 @@
  * checkbox groups, dynamic recipients, opinion scales and ratings. Groups are fieldsets with a
  * legend (the wrapper adds it), so every option keeps its own `<label>`.
  */
+import { formatMessage } from '@svc/core';
 import { h } from './dom-builder.js';
 import { configNumber, listOf, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
 
@@ -22,7 +23,7 @@ function select(ctx: FieldRenderContext, multiple: boolean): ControlView {
     'select',
     { id: ctx.id, name: ctx.field.handle, multiple, required: ctx.field.required, size: multiple ? Math.min(Math.max(choices.length, 2), 6) : undefined },
     // A single select starts on an explicit "no answer" so nothing is chosen by accident.
-    !multiple && h('option', { value: '' }, 'Choose…'),
+    !multiple && h('option', { value: '' }, formatMessage(ctx.session.language, 'element.choose')),
     choices.map((c) => h('option', { value: c.value, selected: selected.has(c.value) }, c.label)),
   );
   control.addEventListener('change', () => {

@@ -3,7 +3,7 @@
  * fieldset and legend for groups), the instructions, the control and an always-present errors
  * list, so tests and host styles find the same structure for every type.
  */
-import { fieldTypeFromWire } from '@svc/core';
+import { fieldTypeFromWire, formatMessage } from '@svc/core';
 import { h, setAttribute } from './dom-builder.js';
 import { CHOICE_RENDERERS } from './choice-field-renderers.js';
 import { renderFile } from './file-field-renderer.js';
@@ -60,7 +60,7 @@ export function renderField(ctx: FieldRenderContext): FieldElement {
   const view = (RENDERERS[type] ?? TEXT_RENDERERS.text!)(ctx);
   const instructionsId = `${id}-instructions`;
   const errorsId = `${id}-errors`;
-  const lockedNote = field.readOnly ? 'Filled in for you; it cannot be changed here.' : null;
+  const lockedNote = field.readOnly ? formatMessage(ctx.session.language, 'element.locked') : null;
   const instructionText = [field.instructions, lockedNote].filter(Boolean).join(' ');
   const instructions = instructionText ? h('p', { id: instructionsId, part: 'instructions', class: 'instructions' }, instructionText) : null;
   if (field.readOnly) lock(view.body);

@@ -4,7 +4,7 @@
  * uploaded at once (session.upload), listed, and can be removed again (session.removeUpload).
  */
 import type { UploadedFile } from '@svc/client';
-import { acceptForFileKinds } from '@svc/core';
+import { acceptForFileKinds, formatMessage } from '@svc/core';
 import { h } from './dom-builder.js';
 import { configNumber, listOf, type ControlView, type FieldRenderContext } from './field-view.js';
 import { pickedFileProblems } from './picked-file-checks.js';
@@ -31,13 +31,13 @@ export function renderFile(ctx: FieldRenderContext): ControlView {
     const files = Array.from(input.files ?? []);
     // Checked the moment they are chosen (issue #11); files that fail are not sent at all, since
     // the server would refuse them too, only after the whole step had been uploaded.
-    const problems = pickedFileProblems(field, files, listOf(session.values[field.handle]).length);
+    const problems = pickedFileProblems(field, files, listOf(session.values[field.handle]).length, session.language);
     session.setFiles(field.handle, problems.length === 0 ? files : []);
     ctx.picked(files.length > 0 ? problems : null);
   });
-  const list = h('ul', { part: 'files', class: 'files', 'aria-label': `Uploaded files for ${field.label}` });
+  const list = h('ul', { part: 'files', class: 'files', 'aria-label': formatMessage(session.language, 'element.uploadedFiles', { label: field.label }) });
   const showUpload = (file: UploadedFile) => {
-    const remove = h('button', { type: 'button', part: 'remove-file', class: 'secondary', 'aria-label': `Remove ${file.name}` }, 'Remove');
+    const remove = h('button', { type: 'button', part: 'remove-file', class: 'secondary', 'aria-label': formatMessage(session.language, 'element.removeFile', { name: file.name }) }, formatMessage(session.language, 'element.remove'));
     const item = h('li', { 'data-upload-id': file.id }, h('span', {}, file.size > 0 ? `${file.name} (${sizeText(file.size)})` : file.name), remove);
     remove.addEventListener('click', async () => {
       remove.disabled = true;
@@ -57,13 +57,13 @@ export function renderFile(ctx: FieldRenderContext): ControlView {
   // Ids already in the value (a resumed draft, or a page revisited) are listed too, by the name
   // and size the session knows: uploaded here, or named by the answer that loaded the draft.
   const known = new Map([...(session.uploadedFiles.get(field.handle) ?? []), ...ctx.uploads].map((u) => [u.id, u]));
-  for (const id of listOf(ctx.value)) showUpload(known.get(id) ?? { id, name: 'Uploaded file', extension: '', size: 0 });
+  for (const id of listOf(ctx.value)) showUpload(known.get(id) ?? { id, name: formatMessage(session.language, 'element.uploadedFile'), extension: '', size: 0 });
 
   const zone = h(
     'div',
     { part: 'dropzone', class: 'dropzone' },
     input,
-    h('p', { class: 'hint' }, count > 1 ? `Or drop up to ${count} files here.` : 'Or drop a file here.'),
+    h('p', { class: 'hint' }, formatMessage(session.language, 'element.dropFiles', { max: count })),
     list,
   );
   zone.addEventListener('dragover', (event) => {

@@ -4,6 +4,7 @@
  * parts it owns through `ResponseHost`; the decisions live here.
  */
 import type { FormSession, SubmitResponse } from '@svc/client';
+import { formatMessage } from '@svc/core';
 import type { ErrorSummary } from './error-summary.js';
 import type { FieldElement } from './field-renderers.js';
 import { renderSuccess } from './form-status-views.js';
@@ -39,7 +40,7 @@ export function showErrors(targets: ErrorTargets, fieldErrors: FieldErrors, form
   const { fields, invalid } = targets;
   invalid.clear();
   for (const [handle, element] of fields) {
-    const messages = element.view.layout === 'hidden' ? [] : withPickedFiles(fieldErrors[handle] ?? [], targets.picked.get(handle));
+    const messages = element.view.layout === 'hidden' ? [] : withPickedFiles(fieldErrors[handle] ?? [], targets.picked.get(handle), targets.session?.language);
     element.showErrors(messages);
     if (messages.length > 0) invalid.add(handle);
   }
@@ -83,7 +84,7 @@ export function recheckFields(targets: ErrorTargets, changed: string): void {
   const errors = session.validate('page');
   for (const handle of stale) {
     const element = fields.get(handle);
-    const messages = !element || element.wrapper.hidden ? [] : withPickedFiles(errors[handle] ?? [], targets.picked.get(handle));
+    const messages = !element || element.wrapper.hidden ? [] : withPickedFiles(errors[handle] ?? [], targets.picked.get(handle), targets.session?.language);
     element?.showErrors(messages);
     if (messages.length === 0) invalid.delete(handle);
   }
@@ -100,7 +101,7 @@ export function pickedFilesRefusal(targets: ErrorTargets): SubmitResponse | null
   const refused = [...picked].filter(([handle, problems]) => problems.length > 0 && fields.get(handle)?.wrapper.hidden === false);
   if (!session || refused.length === 0) return null;
   const errors: Record<string, readonly string[]> = { ...session.validate('page') };
-  for (const [handle, problems] of refused) errors[handle] = withPickedFiles(errors[handle] ?? [], problems);
+  for (const [handle, problems] of refused) errors[handle] = withPickedFiles(errors[handle] ?? [], problems, targets.session?.language);
   return localRefusal(session, errors);
 }
 
@@ -138,7 +139,7 @@ export function focusFirstInvalid(fields: ReadonlyMap<string, FieldElement>, inv
 function succeed(host: ResponseHost, response: SubmitResponse): void {
   const settings = host.session.manifest.settings ?? {};
   const url = response.redirect?.url ?? settings.returnUrl ?? null;
-  const message = response.message || settings.successMessage || 'Thank you.';
+  const message = response.message || settings.successMessage || formatMessage(host.session.language, 'element.thankYou');
   const delay = response.redirect?.delay ?? 0;
   if (settings.successBehavior === 'redirect' && url) {
     if (delay <= 0) {

@@ -3,6 +3,7 @@
  * text, the success message and the save-and-continue notice.
  */
 import type { FormSession, ManifestPage } from '@svc/client';
+import { formatMessage } from '@svc/core';
 import { h } from './dom-builder.js';
 
 export interface ButtonBar {
@@ -19,15 +20,17 @@ export interface ButtonBarOptions {
   readonly pageIndex: number;
   readonly allowSave: boolean;
   readonly settings: Readonly<Record<string, unknown>>;
+  /** BCP 47 tag of the default button labels and loading text (the form's own labels win). */
+  readonly language: string;
 }
 
-export function renderButtonBar({ page, pageIndex, allowSave, settings }: ButtonBarOptions): ButtonBar {
-  const submit = h('button', { type: 'submit', part: 'submit' }, page?.buttons.submit?.label || 'Submit');
-  const back = page?.buttons.back && pageIndex > 0 ? h('button', { type: 'button', part: 'back', class: 'secondary' }, page.buttons.back.label || 'Back') : null;
+export function renderButtonBar({ page, pageIndex, allowSave, settings, language }: ButtonBarOptions): ButtonBar {
+  const submit = h('button', { type: 'submit', part: 'submit' }, page?.buttons.submit?.label || formatMessage(language, 'element.submit'));
+  const back = page?.buttons.back && pageIndex > 0 ? h('button', { type: 'button', part: 'back', class: 'secondary' }, page.buttons.back.label || formatMessage(language, 'element.back')) : null;
   const saveLabel = page?.buttons.save?.label;
-  const save = allowSave || saveLabel ? h('button', { type: 'button', part: 'save', class: 'secondary' }, saveLabel || 'Save and continue later') : null;
+  const save = allowSave || saveLabel ? h('button', { type: 'button', part: 'save', class: 'secondary' }, saveLabel || formatMessage(language, 'element.saveLater')) : null;
   const spinner = settings.showSpinner === true ? h('span', { part: 'spinner', class: 'spinner', 'aria-hidden': 'true', hidden: true }) : null;
-  const loadingText = typeof settings.loadingText === 'string' && settings.loadingText !== '' ? settings.loadingText : 'Loading…';
+  const loadingText = typeof settings.loadingText === 'string' && settings.loadingText !== '' ? settings.loadingText : formatMessage(language, 'element.loading');
   const loading = settings.showLoadingText === true ? h('span', { part: 'loading', class: 'loading', role: 'status' }) : null;
   const element = h('div', { part: 'buttons', class: 'buttons' }, back, submit, save, spinner, loading);
   return {
@@ -54,7 +57,7 @@ export function progressText(session: FormSession): string {
   const shown = session.visiblePages();
   if (!shown.includes(session.pageIndex)) shown.push(session.pageIndex);
   shown.sort((x, y) => x - y);
-  return `Page ${shown.indexOf(session.pageIndex) + 1} of ${shown.length}`;
+  return formatMessage(session.language, 'element.pageOf', { page: shown.indexOf(session.pageIndex) + 1, pages: shown.length });
 }
 
 export function renderSuccess(message: string): HTMLElement {
@@ -73,11 +76,11 @@ export function resumeLinkOf(draft: { token: string; key: string; resumeUrl: str
   return url.toString();
 }
 
-export function renderDraftNotice(link: string): HTMLElement {
+export function renderDraftNotice(link: string, language: string): HTMLElement {
   return h(
     'div',
     { part: 'draft', class: 'draft', role: 'status' },
-    h('p', {}, 'Your answers are saved. Use this link to continue later:'),
+    h('p', {}, formatMessage(language, 'element.savedLink')),
     h('p', {}, h('a', { href: link, part: 'resume-link' }, link)),
   );
 }

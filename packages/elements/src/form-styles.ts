@@ -1,6 +1,7 @@
 /**
  * The light default theme. Everything a host may want to change is a custom property on the
- * host or a `::part`; colours are chosen for WCAG AA contrast on the white background.
+ * host or a `::part`; colours are chosen for WCAG AA contrast on the white background. Sides are
+ * logical (inline-start, block-end), so a right-to-left form (dir="rtl", issue #34) mirrors.
  */
 export const FORM_STYLES = `
 :host {
@@ -30,7 +31,7 @@ form { display: flex; flex-direction: column; gap: var(--svc-gap); }
 .field { display: flex; flex-direction: column; gap: 0.35rem; }
 label, legend { font-weight: 600; }
 fieldset { border: 0; margin: 0; padding: 0; min-width: 0; display: flex; flex-direction: column; gap: 0.35rem; }
-legend { padding: 0; margin-bottom: 0.35rem; }
+legend { padding: 0; margin-block-end: 0.35rem; }
 .required { color: var(--svc-error); }
 .instructions, .hint { margin: 0; color: var(--svc-muted); font-size: 0.9em; }
 .errors { margin: 0; padding: 0; list-style: none; color: var(--svc-error); font-size: 0.9em; }
@@ -53,8 +54,8 @@ input[type="checkbox"], input[type="radio"] { width: 1.1rem; height: 1.1rem; mar
 .signature { display: flex; flex-direction: column; align-items: flex-start; gap: 0.5rem; }
 .table-wrap { display: flex; flex-direction: column; align-items: flex-start; gap: 0.5rem; overflow-x: auto; }
 table { border-collapse: collapse; }
-th { text-align: left; font-weight: 600; padding: 0.25rem 0.5rem 0.25rem 0; }
-td { padding: 0.25rem 0.5rem 0.25rem 0; }
+th { text-align: start; font-weight: 600; padding-block: 0.25rem; padding-inline: 0 0.5rem; }
+td { padding-block: 0.25rem; padding-inline: 0 0.5rem; }
 .unsupported { color: var(--svc-muted); }
 .payment { display: flex; flex-direction: column; gap: 0.5rem; }
 .payment-status { margin: 0; color: var(--svc-muted); }
@@ -71,11 +72,11 @@ input:focus-visible, select:focus-visible, textarea:focus-visible, canvas:focus-
 .buttons { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; }
 .progress, .page-label { margin: 0; color: var(--svc-muted); }
 .page-label { font-weight: 600; color: var(--svc-color); font-size: 1.1em; }
-.form-errors { color: var(--svc-error); border-left: 4px solid var(--svc-error); padding: 0.5rem 0.75rem; background: #fef3f2; }
+.form-errors { color: var(--svc-error); border-inline-start: 4px solid var(--svc-error); padding: 0.5rem 0.75rem; background: #fef3f2; }
 .form-errors:empty { display: none; }
 .form-errors p, .form-errors ul { margin: 0; }
 .success, .draft { padding: 0.75rem 1rem; border-radius: var(--svc-radius); border: 1px solid #067647; background: #ecfdf3; color: #054f31; }
-.draft { margin-top: var(--svc-gap); border-color: var(--svc-accent); background: #eff4ff; color: var(--svc-color); }
+.draft { margin-block-start: var(--svc-gap); border-color: var(--svc-accent); background: #eff4ff; color: var(--svc-color); }
 .draft a { color: var(--svc-accent); word-break: break-all; }
 .spinner {
   width: 1.1rem; height: 1.1rem; border-radius: 50%;

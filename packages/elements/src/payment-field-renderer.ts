@@ -5,7 +5,7 @@
  */
 import { h } from './dom-builder.js';
 import type { ControlView, FieldRenderContext } from './field-view.js';
-import { PAYMENTS_NOT_CONFIGURED } from './payment-flow.js';
+import { paymentsNotConfigured } from './payment-flow.js';
 
 /**
  * @example
@@ -16,6 +16,6 @@ export function renderPayment(ctx: FieldRenderContext): ControlView {
   const status = h('p', { part: 'payment-status', class: 'payment-status', role: 'status', id: `${ctx.id}-status` });
   const body = h('div', { part: 'payment', class: 'payment' }, flow ? h('slot', { name: flow.container.slot }) : null, status);
   if (flow) flow.attach(status);
-  else status.textContent = PAYMENTS_NOT_CONFIGURED;
+  else status.textContent = paymentsNotConfigured(ctx.session.language);
   return { layout: 'group', body, described: [], focusTarget: () => flow?.focusTarget() ?? null };
 }

@@ -11,7 +11,7 @@ import { SvcClientError, type FormSession, type ManifestField, type SubmitRespon
 import {
   checkpointPayment, createPaymentIntent, paymentCompletionUrl, paymentConfigOf, paymentReturnUrl, updatePaymentAmount, type PaymentConfig,
 } from '@svc/client/payments';
-import { computeVisibility, currencyFactor, validateValues } from '@svc/core';
+import { computeVisibility, currencyFactor, formatLocaleNumber, formatMessage, validateValues, type MessageKey } from '@svc/core';
 import { h } from './dom-builder.js';
 import { loadStripe, type StripeApi, type StripeElements, type StripePaymentElement } from './stripe-js-loader.js';
 
@@ -21,9 +21,11 @@ const AMOUNT_DEBOUNCE_MS = 400;
  * Shown instead of the card fields when the service has no Stripe keys.
  *
  * @example
- * if (!flow.configured) status.textContent = PAYMENTS_NOT_CONFIGURED;
+ * if (!flow.configured) status.textContent = paymentsNotConfigured('de-DE');
  */
-export const PAYMENTS_NOT_CONFIGURED = 'Payments are not configured on this server, so this form cannot be submitted.';
+export function paymentsNotConfigured(language: string): string {
+  return formatMessage(language, 'element.paymentsNotConfigured');
+}
 
 interface Mounted {
   readonly stripe: StripeApi;
@@ -44,15 +46,15 @@ export interface PaymentFlowOptions {
   showErrors(messages: readonly string[], error?: unknown): void;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : 'The payment could not be completed. Please try again.';
+function messageOf(error: unknown, language: string): string {
+  return error instanceof Error ? error.message : formatMessage(language, 'element.paymentFailed');
 }
 
-/** `2500`, `usd` → `$25.00` in the reader's locale; the minor unit comes from @svc/core's table. */
-function formatAmount(minor: number, currency: string): string {
+/** `2500`, `eur` → `25,00 €` on a German site; the minor unit comes from @svc/core's table. */
+function formatAmount(minor: number, currency: string, language: string): string {
   const major = minor / currencyFactor(currency);
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency: currency.toUpperCase() }).format(major);
+    return formatLocaleNumber(language, major, { style: 'currency', currency: currency.toUpperCase() });
   } catch {
     return `${major} ${currency.toUpperCase()}`;
   }
@@ -95,7 +97,7 @@ export class PaymentFlow {
     this.handle = this.config.handle;
     this.#mountPoint = h('div', { class: 'svc-payment-element', tabindex: -1 });
     this.container = h('div', { slot: `payment-${this.handle}`, class: 'svc-payment' }, this.#mountPoint);
-    if (!this.configured) this.#statusText = PAYMENTS_NOT_CONFIGURED;
+    if (!this.configured) this.#statusText = this.#say('element.paymentsNotConfigured');
   }
 
   /** Whether the service can take payments: keys, Stripe.js and the signed integration are all there. */
@@ -120,7 +122,7 @@ export class PaymentFlow {
    */
   sync(shown: boolean): void {
     if (!this.configured) return;
-    if (shown && !this.#mounted && !this.#mountFailed) this.#mount().catch((error: unknown) => this.#options.showErrors([messageOf(error)], error));
+    if (shown && !this.#mounted && !this.#mountFailed) this.#mount().catch((error: unknown) => this.#options.showErrors([messageOf(error, this.#language)], error));
     // Other texts ("Updating the amount…") say what is under way and are left to it.
     if (this.#mounted && (this.#statusText === this.#amountText || this.#statusText === '')) this.#setStatus(this.#shownAmount());
   }
@@ -170,13 +172,13 @@ export class PaymentFlow {
    */
   async pay(): Promise<SubmitResponse | null> {
     if (!this.configured) {
-      this.#options.showErrors([PAYMENTS_NOT_CONFIGURED]);
+      this.#options.showErrors([this.#say('element.paymentsNotConfigured')]);
       return null;
     }
     const { session } = this.#options;
     this.#clearShownError();
     try {
-      this.#setStatus('Checking your answers…');
+      this.#setStatus(this.#say('element.checkingAnswers'));
       const { stripe, elements, intentId } = await this.#mount();
       // The service checks that the intent charges what the values give; the latest values are
       // priced first. An invalid amount field is not sent: the checkpoint's local check refuses it.
@@ -190,7 +192,7 @@ export class PaymentFlow {
         this.#setStatus(this.#shownAmount());
         return refusal;
       }
-      this.#setStatus('Processing your payment…');
+      this.#setStatus(this.#say('element.processingPayment'));
       const checked = await elements.submit();
       if (checked.error) return this.#cardFailed(checked.error.message);
       const returnUrl = paymentReturnUrl(session.client, this.config, intentId);
@@ -199,7 +201,7 @@ export class PaymentFlow {
       if (result.error) return this.#cardFailed(result.error.message);
       // Paid without a redirect: the callback stores the submission and shows the outcome.
       this.leaving = true;
-      this.#setStatus('Payment accepted. Finishing your submission…');
+      this.#setStatus(this.#say('element.paymentAccepted'));
       globalThis.location.assign(paymentCompletionUrl(returnUrl, intentId));
       return null;
     } catch (error) {
@@ -225,7 +227,7 @@ export class PaymentFlow {
     this.#mountFailed = false;
     const key = this.#key();
     this.#requestedKey = key;
-    this.#setStatus('Loading the payment form…');
+    this.#setStatus(this.#say('element.loadingPaymentForm'));
     const mounting = Promise.all([loadStripe(config.scriptUrl as string, config.publishableKey as string), createPaymentIntent(session, config)]).then(
       ([stripe, intent]) => {
         const labels = config.floatingLabels ? 'floating' : 'above';
@@ -244,7 +246,7 @@ export class PaymentFlow {
     mounting.catch(() => {
       this.#mounted = null;
       this.#mountFailed = true;
-      this.#setStatus('The payment form could not be loaded.');
+      this.#setStatus(this.#say('element.paymentFormFailed'));
     });
     return mounting;
   }
@@ -260,7 +262,7 @@ export class PaymentFlow {
       const { elements, intentId } = await mounted;
       // The request is built from the values now; the amount it answers belongs to these.
       const key = this.#key();
-      this.#setStatus('Updating the amount…');
+      this.#setStatus(this.#say('element.updatingAmount'));
       try {
         const updated = await updatePaymentAmount(this.#options.session, this.config, intentId);
         this.#showAmount(updated.amount, updated.currency, key);
@@ -275,7 +277,7 @@ export class PaymentFlow {
         else this.#setStatus(this.#shownAmount());
         if (!report) throw error;
         if (invalid) this.#shownError = 'amount';
-        this.#options.showErrors([messageOf(error)], invalid ? undefined : error);
+        this.#options.showErrors([messageOf(error, this.#language)], invalid ? undefined : error);
         throw error;
       }
     };
@@ -287,7 +289,7 @@ export class PaymentFlow {
   #cardFailed(message: string | undefined): null {
     this.#setStatus(this.#shownAmount());
     this.#shownError = 'card';
-    this.#options.showErrors([message || 'The payment could not be completed. Please check your card details.']);
+    this.#options.showErrors([message || this.#say('element.paymentCheckCard')]);
     return null;
   }
 
@@ -299,7 +301,7 @@ export class PaymentFlow {
 
   /** The amount the intent now charges for the values `key` names (null: none can be charged). */
   #showAmount(minor: number | null, currency: string, key: string): void {
-    this.#amountText = minor === null ? '' : `Amount to pay: ${formatAmount(minor, currency)}`;
+    this.#amountText = minor === null ? '' : this.#say('element.amountToPay', { amount: formatAmount(minor, currency, this.#language) });
     this.#pricedKey = key;
     this.#setStatus(this.#shownAmount());
   }
@@ -314,7 +316,15 @@ export class PaymentFlow {
     const { session } = this.#options;
     const hidden = computeVisibility(session.model, session.normalisedValues()).hiddenFields;
     const fields = session.model.fields.filter((f) => this.config.amountFields.includes(f.handle as string) && !hidden.has(f.handle as string));
-    return validateValues(fields, session.values, session.normalisedValues()).errors;
+    return validateValues(fields, session.values, session.normalisedValues(), session.messages).errors;
+  }
+
+  get #language(): string {
+    return this.#options.session.language;
+  }
+
+  #say(key: MessageKey, values?: Readonly<Record<string, string | number>>): string {
+    return formatMessage(this.#language, key, values);
   }
 
   #setStatus(text: string): void {

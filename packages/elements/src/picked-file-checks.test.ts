@@ -38,6 +38,21 @@ describe('pickedFileProblems', () => {
   });
 });
 
+describe('pickedFileProblems in the site language', () => {
+  it.each([
+    ['de-DE', [file('notes.txt', 'text/plain')], 0, ['„notes.txt“ hat keinen erlaubten Dateityp (erlaubt: image)']],
+    ['fr', [file('big.png', 'image/png', 1025)], 0, ['« big.png » dépasse 1 KB']],
+    ['ar', [file('a.png', 'image/png'), file('b.png', 'image/png')], 2, ['ارفع 3 ملفات على الأكثر']],
+    ['nl', [file('leeg.png', 'image/png', 0)], 0, ['"leeg.png" is leeg']],
+  ])('%s', (language, files, held, problems) => {
+    expect(pickedFileProblems(images, files, held, language)).toEqual(problems);
+  });
+
+  it('leaves out the "required" of the language the messages are in', () => {
+    expect(withPickedFiles(['Dieses Feld ist erforderlich', 'Andere'], [], 'de')).toEqual(['Andere']);
+  });
+});
+
 describe('withPickedFiles', () => {
   const kind = '"a.txt" is not an allowed type of file (allowed: image)';
 

@@ -6,7 +6,7 @@
  * decides from each file's content (contract §7), and its words are the ones used here.
  */
 import type { ManifestField } from '@svc/client';
-import { acceptForFileKinds, DEFAULT_FILE_COUNT, FIELD_MESSAGES } from '@svc/core';
+import { acceptForFileKinds, DEFAULT_FILE_COUNT, fieldMessages, formatMessage } from '@svc/core';
 import { configNumber } from './field-view.js';
 
 function kindsOf(field: ManifestField): readonly string[] {
@@ -32,6 +32,7 @@ function kindLabel(kind: string): string {
 }
 
 function sizeLabel(kb: number): string {
+  // Units are international; the number keeps the server's own writing, so the two messages match.
   return kb >= 1024 ? `${Math.round((kb / 1024) * 10) / 10} MB` : `${kb} KB`;
 }
 
@@ -46,25 +47,25 @@ function maxBytesOf(field: ManifestField): number | undefined {
 /**
  * What is wrong with `files` chosen for `field` (none = they may be sent). `held` counts the
  * files the field already holds (drag-and-drop uploads, files sent with an earlier step), which
- * the server adds the new ones to.
+ * the server adds the new ones to. `language` (BCP 47) words the problems; English by default.
  *
  * @example
  * pickedFileProblems(portfolio, [notesTxt], 0); // ['"notes.txt" is not an allowed type of file (allowed: image)']
  */
-export function pickedFileProblems(field: ManifestField, files: readonly File[], held: number): string[] {
+export function pickedFileProblems(field: ManifestField, files: readonly File[], held: number, language = 'en'): string[] {
   const problems: string[] = [];
   const maxFiles = configNumber(field, 'fileCount') ?? DEFAULT_FILE_COUNT;
-  if (held + files.length > maxFiles) problems.push(FIELD_MESSAGES.tooManyFiles(maxFiles));
+  if (held + files.length > maxFiles) problems.push(fieldMessages(language).tooManyFiles(maxFiles));
   const kinds = kindsOf(field);
   const accept = acceptForFileKinds(kinds);
   const maxBytes = maxBytesOf(field);
   for (const file of files) {
     if (accept && !fitsAccept(file, accept)) {
-      problems.push(`"${file.name}" is not an allowed type of file (allowed: ${kinds.map(kindLabel).join(', ')})`);
+      problems.push(formatMessage(language, 'element.fileNotAllowed', { name: file.name, kinds: kinds.map(kindLabel).join(', ') }));
     } else if (maxBytes !== undefined && file.size > maxBytes) {
-      problems.push(`"${file.name}" is larger than ${sizeLabel(Math.floor(maxBytes / 1024))}`);
+      problems.push(formatMessage(language, 'element.fileTooLarge', { name: file.name, size: sizeLabel(Math.floor(maxBytes / 1024)) }));
     } else if (file.size === 0) {
-      problems.push(`"${file.name}" is empty`);
+      problems.push(formatMessage(language, 'element.fileEmpty', { name: file.name }));
     }
   }
   return problems;
@@ -74,13 +75,15 @@ export function pickedFileProblems(field: ManifestField, files: readonly File[],
  * A field's messages while its input holds chosen files (`problems` = theirs, none when they
  * are fine; undefined = the input is empty): the files' problems first, and never "required",
  * which the field's value alone would suggest (refused files are not in it, and a file the
- * server refused leaves it empty) but the person can see is untrue.
+ * server refused leaves it empty) but the person can see is untrue. `language` is the one the
+ * messages are in, so its "required" is the one left out.
  *
  * @example
  * withPickedFiles(['This field is required'], ['"a.txt" is not an allowed type of file (allowed: image)']);
  * // ['"a.txt" is not an allowed type of file (allowed: image)']
  */
-export function withPickedFiles(messages: readonly string[], problems: readonly string[] | undefined): readonly string[] {
+export function withPickedFiles(messages: readonly string[], problems: readonly string[] | undefined, language = 'en'): readonly string[] {
   if (problems === undefined) return messages;
-  return [...problems, ...messages.filter((message) => message !== FIELD_MESSAGES.required && !problems.includes(message))];
+  const required = fieldMessages(language).required;
+  return [...problems, ...messages.filter((message) => message !== required && !problems.includes(message))];
 }

@@ -4,6 +4,7 @@
  * Without a pointer, the name typed in "Type your name to sign" is drawn onto the canvas instead.
  * Deliberately simple: no smoothing, no undo.
  */
+import { formatMessage } from '@svc/core';
 import { h } from './dom-builder.js';
 import { configNumber, configString, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
 
@@ -93,7 +94,7 @@ export function renderSignature(ctx: FieldRenderContext): ControlView {
   canvas.addEventListener('pointercancel', finish);
   const clear = field.config.showClearButton === false
     ? null
-    : h('button', { type: 'button', part: 'clear', class: 'secondary' }, 'Clear signature');
+    : h('button', { type: 'button', part: 'clear', class: 'secondary' }, formatMessage(ctx.session.language, 'element.clearSignature'));
   clear?.addEventListener('click', () => {
     blank();
     typed.value = '';
@@ -101,7 +102,7 @@ export function renderSignature(ctx: FieldRenderContext): ControlView {
   });
   return {
     layout: 'group',
-    body: h('div', { class: 'signature' }, canvas, h('label', { for: typedId }, 'Type your name to sign'), typed, clear),
+    body: h('div', { class: 'signature' }, canvas, h('label', { for: typedId }, formatMessage(ctx.session.language, 'element.typeToSign')), typed, clear),
     described: [canvas, typed],
     focusTarget: () => canvas,
   };

@@ -5,6 +5,7 @@
  * caret stay put and only visibility and error state are updated live.
  */
 import { SvcClientError, type FormSession, type ProfileOptions, type SubmitResponse, type SvcClient, type UploadedFile } from '@svc/client';
+import { formatMessage, textDirection } from '@svc/core';
 import type { CaptchaWidgets } from './captcha-widgets.js';
 import { h } from './dom-builder.js';
 import { ErrorSummary } from './error-summary.js';
@@ -24,9 +25,9 @@ type Intent = 'submit' | 'next' | 'back' | 'saveDraft';
 /** Detail of `svc:error`: a refusal the server answered, or an error the client threw. */
 export type SvcErrorDetail = { readonly response: SubmitResponse } | { readonly error: unknown };
 
-function messageOf(error: unknown): string {
+function messageOf(error: unknown, language = 'en'): string {
   if (error instanceof SvcClientError || error instanceof Error) return error.message;
-  return 'Something went wrong. Please try again.';
+  return formatMessage(language, 'element.somethingWrong');
 }
 
 /**
@@ -44,6 +45,8 @@ function messagesOf(error: unknown): string[] {
  * <svc-form base-url="https://forms.example.com" handle="contact" allow-save></svc-form>
  * <!-- A named profile (contract §9): its properties, a signed link's token; locked fields are read-only. -->
  * <svc-form base-url="https://forms.example.com" profile="event-feedback" properties='{"eventId": 42}' token="…"></svc-form>
+ * <!-- Its own words follow the manifest's site.language; `lang` chooses another (and `dir` follows). -->
+ * <svc-form base-url="https://forms.example.com" handle="contact" lang="ar"></svc-form>
  * <!-- A form with a payment field pays on submit and leaves for the service's payment callback,
  *      which stores the submission and shows or redirects to the outcome (no svc:submitted). -->
  * <script type="module">
@@ -53,7 +56,7 @@ function messagesOf(error: unknown): string[] {
  * </script>
  */
 export class SvcFormElement extends HTMLElement {
-  static readonly observedAttributes = [...SOURCE_ATTRIBUTES, 'allow-save'];
+  static readonly observedAttributes = [...SOURCE_ATTRIBUTES, 'allow-save', 'lang'];
 
   /** Resolves after the first render: the form, or the message saying why it could not load. */
   readonly ready: Promise<void>;
@@ -123,11 +126,38 @@ export class SvcFormElement extends HTMLElement {
 
   attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
     if (previous === value || !this.isConnected) return;
-    if (name === 'allow-save') {
+    if (name === 'allow-save' || name === 'lang') {
+      if (this.#session) this.#session.language = this.#languageOf(this.#session);
       if (this.#session && this.#form) this.#renderForm();
       return;
     }
     this.#scheduleLoad();
+  }
+
+  /** The element's `lang` when the page gives one, else the manifest's site language (issue #34). */
+  #languageOf(session: FormSession | null): string {
+    return this.getAttribute('lang') || session?.manifest.site?.language || 'en';
+  }
+
+  /** `key` in the language the element speaks now. */
+  #say(key: 'element.loadingForm' | 'element.loadFailed' | 'element.draftMissing', values?: Readonly<Record<string, string>>): string {
+    return formatMessage(this.#languageOf(this.#session), key, values);
+  }
+
+  /**
+   * The shadow root's content: its styles, then `nodes`, each marked with the language and the
+   * direction it is written in, so an Arabic form lays out right to left whatever the page is.
+   */
+  #show(...nodes: (Node | string)[]): void {
+    const language = this.#languageOf(this.#session);
+    const dir = textDirection(language);
+    for (const node of nodes) {
+      if (node instanceof HTMLElement) {
+        node.lang = language;
+        node.dir = dir;
+      }
+    }
+    this.#root.replaceChildren(h('style', {}, FORM_STYLES), ...nodes);
   }
 
   /** Attributes often arrive one by one; load once they have all been set in this task. */
@@ -145,20 +175,21 @@ export class SvcFormElement extends HTMLElement {
     if (!source || source.key === this.#loadedKey) return;
     this.#loadedKey = source.key;
     const count = ++this.#loadCount;
-    this.#root.replaceChildren(h('style', {}, FORM_STYLES), h('p', { part: 'loading-form', role: 'status' }, 'Loading form…'));
+    this.#show(h('p', { part: 'loading-form', role: 'status' }, this.#say('element.loadingForm')));
     try {
       const { client, session } = await openSession(source, this.#auth);
       const resumed = source.draft ? await session.resume(source.draft.token, source.draft.key) : null;
       if (count !== this.#loadCount) return;
       this.#client = client;
       this.#session = session;
+      session.language = this.#languageOf(session);
       this.#uploads.clear();
       this.#draftNotice = null;
       this.#mountWidgets(session);
       this.#renderForm();
       if (resumed && resumed.warnings.includes('draft_not_loaded')) {
         // contract §5: nothing was loaded; say so and let the person start afresh.
-        this.#showErrors({}, ['The saved draft could not be found or has expired; please fill the form in again.'], null);
+        this.#showErrors({}, [this.#say('element.draftMissing')], null);
         this.#emit('svc:error', { response: resumed });
       } else if (resumed && resumed.status === 'context_invalid') {
         this.#showErrors(resumed.errors.fields, resumed.errors.form, resumed.message);
@@ -166,8 +197,9 @@ export class SvcFormElement extends HTMLElement {
       }
     } catch (error) {
       if (count !== this.#loadCount) return;
-      const alert = h('div', { part: 'form-errors', class: 'form-errors', role: 'alert' }, h('p', {}, `The form could not be loaded: ${messageOf(error)}`));
-      this.#root.replaceChildren(h('style', {}, FORM_STYLES), alert);
+      const reason = messageOf(error, this.#languageOf(null));
+      const alert = h('div', { part: 'form-errors', class: 'form-errors', role: 'alert' }, h('p', {}, this.#say('element.loadFailed', { reason })));
+      this.#show(alert);
       this.#emit('svc:error', { error });
     }
     this.#resolveReady();
@@ -196,7 +228,9 @@ export class SvcFormElement extends HTMLElement {
     const multiPage = session.totalPages > 1;
     this.#progress = multiPage ? h('p', { part: 'progress', class: 'progress', 'aria-live': 'polite' }) : null;
     this.#summary = new ErrorSummary();
-    this.#buttons = renderButtonBar({ page, pageIndex: session.pageIndex, allowSave: this.hasAttribute('allow-save'), settings: manifest.settings });
+    this.#buttons = renderButtonBar({
+      page, pageIndex: session.pageIndex, allowSave: this.hasAttribute('allow-save'), settings: manifest.settings, language: session.language,
+    });
     this.#buttons.back?.addEventListener('click', () => void this.#run('back'));
     this.#buttons.save?.addEventListener('click', () => void this.#run('saveDraft'));
     const form = h(
@@ -222,7 +256,7 @@ export class SvcFormElement extends HTMLElement {
       void this.#run(session.pageIndex < session.totalPages - 1 ? 'next' : 'submit');
     });
     this.#form = form;
-    this.#root.replaceChildren(h('style', {}, FORM_STYLES), form, this.#draftNotice ?? '');
+    this.#show(form, this.#draftNotice ?? '');
     this.#applyVisibility();
   }
 
@@ -292,7 +326,7 @@ export class SvcFormElement extends HTMLElement {
       const response = refusal ?? (payment ? await payment.pay() : await session[intent]());
       if (response) this.#handleResponse(response, pageBefore);
     } catch (error) {
-      this.#showErrors({}, [messageOf(error)], null);
+      this.#showErrors({}, [messageOf(error, session.language)], null);
       this.#emit('svc:error', { error });
     } finally {
       // The page is leaving for the payment callback: the form stays busy so nothing is sent twice.
@@ -309,7 +343,7 @@ export class SvcFormElement extends HTMLElement {
     this.#captchas?.remove();
     this.#payment?.remove();
     this.#captchas = mountCaptchas(this, session, (error) => {
-      this.#showErrors({}, [messageOf(error)], null);
+      this.#showErrors({}, [messageOf(error, session.language)], null);
       this.#emit('svc:error', { error });
     });
     this.#payment = mountPayment(this, session, (handle, messages, error) => {
@@ -329,7 +363,9 @@ export class SvcFormElement extends HTMLElement {
       emit: (name, detail) => this.#emit(name, detail),
       showDraft: (draft) => {
         if (!draft) return;
-        this.#draftNotice = renderDraftNotice(resumeLinkOf(draft, host.session.manifest.form.handle));
+        this.#draftNotice = renderDraftNotice(resumeLinkOf(draft, host.session.manifest.form.handle), host.session.language);
+        this.#draftNotice.lang = host.session.language;
+        this.#draftNotice.dir = textDirection(host.session.language);
         this.#root.querySelector('[part="draft"]')?.remove();
         this.#root.append(this.#draftNotice);
       },
@@ -340,7 +376,7 @@ export class SvcFormElement extends HTMLElement {
         this.#fields.clear();
         this.#captchas?.remove();
         this.#payment?.remove();
-        this.#root.replaceChildren(h('style', {}, FORM_STYLES), success);
+        this.#show(success);
       },
       captchaFailed: () => this.#captchas?.reset(),
     };

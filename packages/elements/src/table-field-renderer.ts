@@ -5,6 +5,7 @@
  * untouched first row is not an answer. A `file` column gets a file input per cell; its files
  * travel with the next submit as `files[table][row][col][]` (session.setCellFiles).
  */
+import { formatMessage } from '@svc/core';
 import { h } from './dom-builder.js';
 import { acceptOf } from './file-field-renderer.js';
 import { configNumber, listOf, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
@@ -22,7 +23,7 @@ interface Column {
 type Cell = string | boolean | string[];
 
 /** `columns` when the manifest has them; otherwise interface.md's `tableLayout` JSON text. */
-function columnsOf(config: Readonly<Record<string, unknown>>): Column[] {
+function columnsOf(config: Readonly<Record<string, unknown>>, language: string): Column[] {
   let raw: unknown = config.columns;
   if (!Array.isArray(raw) && typeof config.tableLayout === 'string') {
     try {
@@ -36,17 +37,17 @@ function columnsOf(config: Readonly<Record<string, unknown>>): Column[] {
     const value = textOf(c.value);
     const options = Array.isArray(c.options) ? c.options.map(textOf) : value.split(';').map((o) => o.trim()).filter((o) => o !== '');
     const fileCount = typeof c.fileCount === 'number' && Number.isFinite(c.fileCount) ? c.fileCount : 1;
-    return { label: textOf(c.label) || `Column ${i + 1}`, type: textOf(c.type) || 'string', value, options, required: c.required === true, fileKinds: c.fileKinds, fileCount };
+    return { label: textOf(c.label) || formatMessage(language, 'field.column', { number: i + 1 }), type: textOf(c.type) || 'string', value, options, required: c.required === true, fileKinds: c.fileKinds, fileCount };
   });
 }
 
-function cellControl(column: Column, value: unknown, label: string): HTMLInputElement | HTMLSelectElement | HTMLElement {
+function cellControl(column: Column, value: unknown, label: string, language: string): HTMLInputElement | HTMLSelectElement | HTMLElement {
   switch (column.type) {
     case 'select':
       return h(
         'select',
         { 'aria-label': label, required: column.required },
-        h('option', { value: '' }, 'Choose…'),
+        h('option', { value: '' }, formatMessage(language, 'element.choose')),
         column.options.map((o) => h('option', { value: o, selected: textOf(value) === o }, o)),
       );
     case 'checkbox':
@@ -68,10 +69,11 @@ function cellControl(column: Column, value: unknown, label: string): HTMLInputEl
 
 export function renderTable(ctx: FieldRenderContext): ControlView {
   const { field } = ctx;
-  const columns = columnsOf(field.config);
+  const { language } = ctx.session;
+  const columns = columnsOf(field.config, language);
   const maxRows = configNumber(field, 'maxRows');
-  const addLabel = textOf(field.config.addButtonLabel) || 'Add a row';
-  const removeLabel = textOf(field.config.removeButtonLabel) || 'Remove';
+  const addLabel = textOf(field.config.addButtonLabel) || formatMessage(language, 'element.addRow');
+  const removeLabel = textOf(field.config.removeButtonLabel) || formatMessage(language, 'element.remove');
   const tbody = h('tbody');
   const add = h('button', { type: 'button', part: 'add-row', class: 'secondary' }, addLabel);
 
@@ -110,7 +112,7 @@ export function renderTable(ctx: FieldRenderContext): ControlView {
     const row = h(
       'tr',
       {},
-      columns.map((column, i) => h('td', {}, cellControl(column, cells[i], column.label))),
+      columns.map((column, i) => h('td', {}, cellControl(column, cells[i], column.label, language))),
       h('td', {}, remove),
     );
     remove.addEventListener('click', () => {
@@ -138,7 +140,7 @@ export function renderTable(ctx: FieldRenderContext): ControlView {
   const table = h(
     'table',
     { part: 'table' },
-    h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c.label)), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+    h('thead', {}, h('tr', {}, columns.map((c) => h('th', { scope: 'col' }, c.label)), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, formatMessage(language, 'element.actions'))))),
     tbody,
   );
   return {

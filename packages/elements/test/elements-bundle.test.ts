@@ -24,9 +24,14 @@ describe('@svc/elements bundle and demo page', () => {
     });
     const bytes = result.outputFiles[0]!.contents;
     // Measured 198 KB (56 KB gzipped), of which libphonenumber-js's min build is 121 KB; its max
-    // build (libphonenumber-js/max) makes 272 KB.
-    expect(bytes.length).toBeLessThan(215_000);
-    expect(gzipSync(bytes).length).toBeLessThan(62_000);
+    // build (libphonenumber-js/max) makes 272 KB. Issue #34 raised it to 303 KB (82 KB gzipped):
+    // the element speaks its site's language, so it carries the message catalogue in six
+    // languages (56 KB; Arabic is written \uXXXX by esbuild's ASCII output, 13 KB of that) and
+    // FormatJS's ICU parser and formatter (33 KB, 10 KB gzipped). Precompiling the messages would
+    // still bring intl-messageformat's parser (its formatter imports it), so only a formatter of
+    // our own would save those 33 KB, which is the drift principle 1 rules out.
+    expect(bytes.length).toBeLessThan(312_000);
+    expect(gzipSync(bytes).length).toBeLessThan(86_000);
   });
 
   it('renders one <svc-form> per example form and loads the script after setting base-url', () => {
