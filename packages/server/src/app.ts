@@ -60,7 +60,7 @@ import { createPrettyStream, wantsPrettyLogs } from './http/log-format.js';
 import { createMetrics } from './metrics/metrics-registry.js';
 import { installRequestTiming, registerMetrics } from './metrics/metrics-routes.js';
 import { registerOpenapi } from './openapi/openapi-feature.js';
-import { createSiteServices } from './sites/sites-feature.js';
+import { createSiteServices, localizeError } from './sites/sites-feature.js';
 import { createFormLocalizer } from './forms/form-translations.js';
 
 export interface BuildAppOptions {
@@ -273,7 +273,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
     // Cookies are parsed only by the routes that read one (readCookie), not on every request.
     await app.register(cookie, { hook: false });
-    registerErrorBoundary(app, () => !config.headless.enabled, routeMethods);
+    registerErrorBoundary(app, () => !config.headless.enabled, routeMethods, (request, error) => localizeError(sites, request, error));
     await registerOpenapi(app, config);
     for (const path of CORS_PATHS) {
       const scope = path === '/svc/tokens' ? 'all' : 'form';

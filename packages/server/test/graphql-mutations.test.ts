@@ -327,7 +327,7 @@ describe('GraphQL mutations', () => {
       );
       const args = body.data?.__type.fields.find((f) => f.name === 'save_kitchen_sink_Submission')?.args.map((a) => a.name) ?? [];
       const fieldArgs = formOf(svc, 'kitchen-sink').fields.map((f) => (f.type === 'mailingList' ? mailingList() : f.handle));
-      expect(args.sort()).toEqual(['captcha', 'csrfToken', 'honeypot', 'javascriptTest', 'svcProfile', 'uploadToken', ...fieldArgs].sort());
+      expect(args.sort()).toEqual(['captcha', 'csrfToken', 'honeypot', 'javascriptTest', 'svcProfile', 'svcSite', 'uploadToken', ...fieldArgs].sort());
       expect(args).not.toContain('newsletter');
     });
 

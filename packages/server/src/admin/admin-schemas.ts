@@ -35,6 +35,7 @@ const submissionKeys = {
   createdAt: Type.String(),
   values: Type.Record(Type.String(), Type.Unknown()),
   client: Client,
+  site: Nullable(Type.String({ description: 'The handle of the site it was made on (issue #34); null before sites existed.' })),
 };
 
 const SubmissionItem = Type.Object({ ...submissionKeys, fileCount: Type.Integer() }, { additionalProperties: false });

@@ -50,6 +50,8 @@ export interface SubmissionItem {
   readonly fileCount: number;
   /** What the client said of itself: `{name, version, sourceUrl}` (contract §1), or null. */
   readonly client: SubmissionClient | null;
+  /** The handle of the site it was made on (issue #34); null before sites existed. */
+  readonly site: string | null;
 }
 
 export interface SubmissionFile {
@@ -136,8 +138,8 @@ export async function formActivity(services: AdminServices, key: AdminKey, days 
 }
 
 function item(record: SubmissionRecord, fileCount: number): SubmissionItem {
-  const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client } = record;
-  return { id, uid, title, status, isSpam, spamReasons, createdAt, values, fileCount, client };
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client, site } = record;
+  return { id, uid, title, status, isSpam, spamReasons, createdAt, values, fileCount, client, site };
 }
 
 export async function listSubmissions(
@@ -176,10 +178,11 @@ export async function readableSubmission(services: AdminServices, key: AdminKey,
 export async function getSubmission(services: AdminServices, key: AdminKey, rawId: string, baseUrl: string): Promise<SubmissionDetail> {
   const { submission, formHandle } = await readableSubmission(services, key, rawId);
   const files = await services.uploads.listForSubmissions([submission.id]);
-  const { id, uid, title, status, isSpam, spamReasons, createdAt, updatedAt, values, client, profile } = submission;
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, updatedAt, values, client, profile, site } = submission;
   return {
     client,
     profile,
+    site,
     id,
     uid,
     form: { id: submission.formId, handle: formHandle },

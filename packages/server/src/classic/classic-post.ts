@@ -20,6 +20,8 @@ import type { PaymentContext } from '../payments/payment-context.js';
 import { paymentFieldOf } from '../payments/payment-manifest.js';
 import { intentIdOf } from '../payments/payment-intent-service.js';
 import type { ClassicPayload, ClassicSeals } from './classic-payload.js';
+import type { Site } from '../sites/site-registry.js';
+import type { FormLocalizer } from '../forms/form-translations.js';
 
 export interface ClassicPostServices {
   readonly config: Config;
@@ -31,6 +33,8 @@ export interface ClassicPostServices {
   readonly captcha: Pick<CaptchaVerifier, 'activeFor'>;
   readonly payments: PaymentContext;
   readonly payloadTtlMs: number;
+  /** A form in a site's language (issue #34); absent: posts are checked in the form's own words. */
+  readonly localize?: FormLocalizer;
 }
 
 export interface ClassicPostInput {
@@ -43,6 +47,8 @@ export interface ClassicPostInput {
   /** Files a multipart post streamed in, and the values holding their ids. */
   readonly uploads?: ReceivedUploads;
   readonly fileValues?: Readonly<Record<string, unknown>>;
+  /** The site posted on (`?site=` on the form's action, issue #34). */
+  readonly site?: Site;
 }
 
 export interface ClassicPostOutcome {
@@ -126,14 +132,17 @@ export async function runClassicPost(services: ClassicPostServices, input: Class
     idempotencyKey: replayKey,
     stateMaxAgeMs: services.payloadTtlMs,
     ...(input.uploads ? { uploads: input.uploads } : {}),
+    ...(input.site ? { site: input.site } : {}),
   };
+  // The answer's messages in the site's language; the payload and its seals stay the form's own.
+  const siteForm = input.site && services.localize ? services.localize(form, input.site.language) : form;
   // contract §8: the final post of a form that takes a payment is its checkpoint; the page's script
   // then confirms with Stripe.js and the payment's callback stores the submission.
   const paymentIntentId = entryValue(entries, 'paymentIntentId');
   const result =
     intent === 'submit' && paymentFieldOf(form) && paymentIntentId !== undefined
-      ? await checkpointPayment(services.payments, form, { ...submitInput, integration: entryValue(entries, 'integration'), paymentIntentId: intentIdOf(paymentIntentId), ...(input.browser ? { browser: input.browser } : {}) })
-      : await submitOnce(services.submit, form, submitInput);
+      ? await checkpointPayment(services.payments, siteForm, { ...submitInput, integration: entryValue(entries, 'integration'), paymentIntentId: intentIdOf(paymentIntentId), ...(input.browser ? { browser: input.browser } : {}) })
+      : await submitOnce(services.submit, siteForm, submitInput);
   const next = { ...payload, state: result.body.state.token };
   // A finished form starts afresh; otherwise the state moves on where it is kept.
   const carried = result.body.complete ? null : await services.carrier.keep(form, next, sessionId);

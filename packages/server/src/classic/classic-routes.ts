@@ -23,6 +23,7 @@ import type { ClassicFlash } from './classic-flash.js';
 import type { ClassicPayload } from './classic-payload.js';
 import { carriedBy, classicForm, runClassicPost, type ClassicPostServices } from './classic-post.js';
 import { buildClassicProperties, visitorParts, type ClassicRenderDeps } from './classic-properties.js';
+import { siteOfQuery } from '../sites/site-registry.js';
 import { classicAnyPathSchema, classicPostSchema, classicPropertiesSchema, classicSessionSchema } from './classic-schemas.js';
 
 export const CLASSIC_SUBMIT_PATH = '/svc/submit';
@@ -40,6 +41,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
     captcha: submit.captcha,
     payments,
     payloadTtlMs: classic.payloadTtlMs,
+    localize: ctx.localize,
   };
 
   /** A new rendered form: its nonce binds the CSRF input, its fill timestamp the honeypot's timing. */
@@ -62,12 +64,14 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
   app.get<{ Params: { handle: string }; Querystring: Record<string, unknown> }>(propertiesPath, { config: { cors: 'form' }, schema: classicPropertiesSchema }, async (request, reply) => {
     ctx.guard.check(request, reply);
     const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
+    const site = ctx.sites.resolve(siteOfQuery(request.query));
+    const siteForm = ctx.localize(form, site.language);
     const key = request.query?.['flash'];
     const flash = typeof key === 'string' ? await classic.flashes.take(form.id, key) : null;
     const { payload, carried } = await stateOf(form, flash);
     const pageIndex = flash && !flash.finished && flash.pageIndex < form.pages.length ? flash.pageIndex : 0;
-    const data = manifestData(ctx.manifests.get(form), () => payload.fillTimestamp ?? '');
-    const properties = buildClassicProperties(render, form, data, { payload, carried, pageIndex, flash });
+    const data = manifestData(ctx.manifests.get(siteForm, site), () => payload.fillTimestamp ?? '');
+    const properties = buildClassicProperties(render, siteForm, data, { payload, carried, pageIndex, flash });
     // A page may ask to send the finished form elsewhere: only to an origin the form allows, signed.
     const asked = request.query?.['returnUrl'];
     const formReturnUrl = typeof asked === 'string' ? classic.seals.signReturnUrl(form, allowedReturnUrl(form, asked)) : null;
@@ -126,7 +130,8 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
       const named = classicForm(postServices, entries);
       form = assertOrigin(request, named.form);
       const browser = readBrowserBinding(request, config.csrf);
-      const outcome = await runClassicPost(postServices, { entries, named, ip: request.ip, ...(browser ? { browser } : {}), ...(uploads ? { uploads, fileValues } : {}) });
+      const site = ctx.sites.resolve(siteOfQuery(request.query));
+      const outcome = await runClassicPost(postServices, { entries, named, ip: request.ip, site, ...(browser ? { browser } : {}), ...(uploads ? { uploads, fileValues } : {}) });
       const body = outcome.returnUrl && outcome.result.body.complete ? { ...outcome.result.body, redirect: { url: outcome.returnUrl, delay: 0 } } : outcome.result.body;
       return await answer(request, reply, json, outcome.form, body, outcome.carried, outcome.posted);
     } catch (error) {

@@ -70,6 +70,7 @@ export const classicPropertiesSchema = routeSchema({
     querystring: Type.Object({
       flash: Type.Optional(Type.String({ description: 'The svc_flash key a post sent the browser back with.' })),
       returnUrl: Type.Optional(Type.String({ description: 'Where the finished form may send the browser (an origin the form allows).' })),
+      site: Type.Optional(Type.String({ description: 'A configured site handle (issue #34): the properties in its language; absent: the default site.' })),
     }),
     response: { 200: described('The properties, never cached (they carry per-visitor parts).', Properties), ...errorResponses(400, ...GUARDED_ERRORS) },
   });

@@ -41,6 +41,12 @@ export async function runServe(options: CommandOptions): Promise<number> {
     const flags = [switches?.exposeManifest ? 'manifest' : null, switches?.allowSubmit ? 'submit' : null].filter(Boolean);
     lines.push(`  ${form.handle.padEnd(14)} ${base}/svc/api/forms/${form.handle}/manifest  [${flags.join(', ') || 'not exposed'}]`);
   }
+  // issue #34: every other site's manifests of the exposed forms translated into its language.
+  for (const site of svc.context.sites.list.filter((s) => !s.isDefault)) {
+    const translated = svc.context.forms.list().filter((f) => config.headless.forms[f.handle]?.exposeManifest && svc.context.localize(f, site.language) !== f);
+    lines.push(`  site ${site.handle} (${site.language})${translated.length === 0 ? ': no form translated' : ''}`);
+    for (const form of translated) lines.push(`    ${form.handle.padEnd(12)} ${base}/svc/api/forms/${form.handle}/manifest?site=${site.handle}`);
+  }
   process.stdout.write(`${lines.join('\n')}\n\n`);
   let stopping = false;
   // issue #16: stop taking connections, let in-flight requests and the delivery batch finish

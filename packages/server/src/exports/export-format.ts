@@ -109,6 +109,6 @@ export function csvRowWriter(form: Form, shape: CsvShape = { profiles: false }) 
 }
 
 export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[], payment: PaymentRecord | null = null): string {
-  const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client, profile } = submission;
-  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client, ...(payment ? { payment } : {}), ...(profile ? { profile } : {}) })}\n`;
+  const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client, profile, site } = submission;
+  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client, ...(payment ? { payment } : {}), ...(profile ? { profile } : {}), site })}\n`;
 }

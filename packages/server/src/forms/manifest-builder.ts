@@ -4,7 +4,7 @@
  * speed of a static route.
  */
 import { createHash } from 'node:crypto';
-import { buildConditionals, type Form, type Page, type SubmitField } from '@svc/core';
+import { FIELD_MESSAGES, buildConditionals, fieldMessages, formatMessage, type Form, type Page, type SubmitField } from '@svc/core';
 import type { SpamFieldNames } from '../security/spam-fields.js';
 import type { ActiveCaptcha, CaptchaVerifier } from '../security/captcha-verifier.js';
 import { FILL_TIMESTAMP_PLACEHOLDER, FILL_TIMESTAMP_SEPARATOR } from '../security/fill-timestamps.js';
@@ -31,8 +31,6 @@ export interface ManifestOptions {
   readonly payments?: PaymentManifestOptions | null;
 }
 
-/** The save-and-continue button label when a submit field enables it without one. */
-const DEFAULT_SAVE_LABEL = 'Save and continue later';
 
 export interface CachedManifest {
   /** The `data` object (the GraphQL headless adapter answers with it). */
@@ -111,18 +109,20 @@ function submitFieldOf(page: Page): SubmitField | undefined {
  * Buttons as the official clients read them: `submit` on every page (its label is the Next
  * button's on earlier pages), `back`, `save` when a submit field enables it, and `next` null.
  */
-function pageButtons(form: Form, page: Page) {
+function pageButtons(form: Form, page: Page, language: string) {
   const submit = submitFieldOf(page);
   const isLast = page.index === form.pages.length - 1;
-  const label = isLast ? (submit?.label ?? 'Submit') : (submit?.labelNext ?? 'Next');
-  const back = page.index > 0 && !submit?.disablePrev ? { label: submit?.labelPrev ?? 'Back' } : null;
+  // A label the form leaves out is the catalogue's, in the site's language (issue #34); the
+  // catalogue has no word for Next yet, so that one stays English until a form translates it.
+  const label = isLast ? (submit?.label ?? formatMessage(language, 'element.submit')) : (submit?.labelNext ?? 'Next');
+  const back = page.index > 0 && !submit?.disablePrev ? { label: submit?.labelPrev ?? formatMessage(language, 'element.back') } : null;
   // Save and continue is a form-wide offer: the page's own submit field, else the first that enables it.
   const saver = submit?.enableSaveButton ? submit : form.pages.map(submitFieldOf).find((f) => f?.enableSaveButton);
-  const save = saver ? { label: saver.saveButtonLabel ?? DEFAULT_SAVE_LABEL } : null;
+  const save = saver ? { label: saver.saveButtonLabel ?? formatMessage(language, 'element.saveLater') } : null;
   return { submit: { label, position: submit?.position ?? null }, back, save, next: null };
 }
 
-function buildLayout(form: Form) {
+function buildLayout(form: Form, language: string) {
   return {
     pages: form.pages.map((page) => ({
       // Freeform numbers pages; svc's are known by index, so the id is the index counted from 1.
@@ -130,7 +130,7 @@ function buildLayout(form: Form) {
       index: page.index,
       uid: page.uid,
       label: page.label,
-      buttons: pageButtons(form, page),
+      buttons: pageButtons(form, page, language),
       rows: page.rows
         .map((row) => ({ id: row.id, uid: row.id, fields: row.fields.filter((f) => f.handle !== null).map((f) => f.handle as string) }))
         .filter((row) => row.fields.length > 0),
@@ -192,8 +192,10 @@ function siteBlock(site: Site | undefined, options: ManifestOptions) {
 }
 
 export function buildManifestData(form: Form, options: ManifestOptions, generatedAt: string, site: Site | undefined = options.defaultSite) {
+  const language = site?.language ?? 'en-US';
+  const messages = site ? fieldMessages(language) : FIELD_MESSAGES;
   const fields: Record<string, ManifestField> = {};
-  for (const field of form.fields) fields[field.handle as string] = buildManifestField(form, field, options.fileCeilingKB, options.payments ?? null);
+  for (const field of form.fields) fields[field.handle as string] = buildManifestField(form, field, options.fileCeilingKB, options.payments ?? null, messages);
   const s = form.settings;
   const multiPage = form.pages.length > 1;
   return {
@@ -229,7 +231,7 @@ export function buildManifestData(form: Form, options: ManifestOptions, generate
       gtm: s.gtmEnabled ? { id: s.gtmId, eventName: s.gtmEventName } : null,
       enctype: form.fields.some((f) => f.type === 'file') ? 'multipart/form-data' : 'application/x-www-form-urlencoded',
     },
-    layout: buildLayout(form),
+    layout: buildLayout(form, language),
     fields,
     conditionals: buildConditionals(form),
     security: buildSecurity(form, options),

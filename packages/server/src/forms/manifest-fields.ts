@@ -13,6 +13,7 @@ import {
   defaultFieldValue,
   wireFieldType,
   type Field,
+  type FieldMessages,
   type FieldOption,
   type Form,
   type ManifestField,
@@ -55,7 +56,7 @@ function optionsOf(field: Field): ManifestOption[] | null {
   return null;
 }
 
-export function buildManifestField(form: Form, field: Field, ceilingKB: number, payments: PaymentManifestOptions | null = null): ManifestField {
+export function buildManifestField(form: Form, field: Field, ceilingKB: number, payments: PaymentManifestOptions | null = null, messages: FieldMessages = FIELD_MESSAGES): ManifestField {
   const source = field as unknown as Record<string, unknown>;
   const config: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(source)) {
@@ -93,7 +94,7 @@ export function buildManifestField(form: Form, field: Field, ceilingKB: number, 
     label: field.label,
     instructions: field.instructions ?? null,
     required: field.required ?? false,
-    requiredMessage: FIELD_MESSAGES.required,
+    requiredMessage: messages.required,
     defaultValue: defaultFieldValue(field),
     placeholder: typeof source.placeholder === 'string' ? source.placeholder : null,
     pageIndex: field.pageIndex,

@@ -80,6 +80,8 @@ function fieldArguments(form: Form): GraphQLFieldConfigArgumentMap {
     uploadToken: { type: GraphQLString, description: 'The X-Svc-Upload-Token the files named in file arguments were uploaded with' },
     // Not in interface.md: a submit through a named profile (contract §9), as REST's profile submit.
     svcProfile: { type: ProfileInput, description: 'Submit through a named profile of this form' },
+    // Not in interface.md: the site submitted on (issue #34), as REST's context.site.
+    svcSite: { type: GraphQLString, description: 'The site handle submitted on; its language words the errors (default: the default site)' },
   };
   for (const field of form.fields) {
     const type = field.type === 'mailingList' ? GraphQLInt : ARGUMENT_TYPES[field.type as keyof typeof ARGUMENT_TYPES];
@@ -139,6 +141,7 @@ export function createSubmissionMutation(
         const through = args.svcProfile as { name: string; properties?: unknown; token?: string | null; userToken?: string | null } | undefined;
         const profile = through ? profileOf(app, through.name, handle) : null;
         if (!current || (!profile && !principal.canSubmit(handle))) throw new SvcError('FORM_NOT_FOUND', `Form "${handle}" not found.`);
+        const site = app.sites.resolve(typeof args.svcSite === 'string' ? args.svcSite : undefined);
         const values = valuesFromArguments(current, args);
         const honeypot = args.honeypot as { name: string; value: string; timestamp?: string | null } | undefined;
         const javascriptTest = args.javascriptTest as { name: string; value: string } | undefined;
@@ -158,6 +161,7 @@ export function createSubmissionMutation(
           },
           csrf: principal.token ? ('trusted' as const) : csrfFromToken(ctx, (args.csrfToken as { value?: string } | undefined)?.value),
           ip: request?.ip ?? null,
+          site,
           wholeForm: true,
           // contract §11: interface §4.8 gives this mutation no javascript-test argument, so a client
           // following it sends none; svc's own `javascriptTest` argument is checked when sent.
@@ -170,7 +174,7 @@ export function createSubmissionMutation(
               authorization: through?.userToken ? `Bearer ${through.userToken}` : undefined,
               token: through?.token ?? undefined,
             })
-          : withKeys(await submitForm(app.submit, current, input), { subject: null });
+          : withKeys(await submitForm(app.submit, app.localize(current, site.language), input), { subject: null });
         return answer(profile?.form ?? current, result, result.stored?.createdAt ?? app.submit.now().toISOString(), result.subject);
       },
     },

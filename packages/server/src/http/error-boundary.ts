@@ -58,8 +58,11 @@ export function toSvcError(error: unknown, request: FastifyRequest): SvcError {
   return new SvcError('INTERNAL', `${ERROR_CATALOGUE.INTERNAL.message} (request ${request.id})`);
 }
 
-export function registerErrorBoundary(app: FastifyInstance, isHeadlessDisabled: () => boolean, routes: RouteMethods): void {
-  app.setErrorHandler((error, request, reply) => sendError(reply, toSvcError(error, request)));
+/** Words a refusal in the language of the request's site (issue #34); absent: as it is. */
+export type ErrorWording = (request: FastifyRequest, error: SvcError) => SvcError;
+
+export function registerErrorBoundary(app: FastifyInstance, isHeadlessDisabled: () => boolean, routes: RouteMethods, word: ErrorWording = (_request, error) => error): void {
+  app.setErrorHandler((error, request, reply) => sendError(reply, word(request, toSvcError(error, request))));
   // Lingering sockets have had their answer; a shutdown does not wait out their bounds.
   app.addHook('preClose', (done) => {
     closeLingering(app.server);

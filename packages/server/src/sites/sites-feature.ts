@@ -7,6 +7,7 @@ import { createSiteRegistry, type SiteRegistry } from './site-registry.js';
 
 export type { Site, SiteRegistry } from './site-registry.js';
 export { siteOfQuery } from './site-registry.js';
+export { localizeError } from './site-language.js';
 
 export function createSiteServices(config: Pick<Config, 'sites' | 'server'>): SiteRegistry {
   return createSiteRegistry(config);

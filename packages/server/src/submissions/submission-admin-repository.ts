@@ -40,7 +40,7 @@ export async function findWithFormHandle(db: Db, id: number): Promise<{ submissi
   const row = await db
     .selectFrom('svc_submissions as s')
     .innerJoin('svc_forms as f', 'f.id', 's.form_id')
-    .select(['s.id', 's.uid', 's.form_id', 's.title', 's.status', 's.is_spam', 's.spam_reasons', 's.values', 's.created_at', 's.updated_at', 's.client', 's.profile', 'f.handle'])
+    .select(['s.id', 's.uid', 's.form_id', 's.title', 's.status', 's.is_spam', 's.spam_reasons', 's.values', 's.created_at', 's.updated_at', 's.client', 's.profile', 's.site', 'f.handle'])
     .where('s.id', '=', id)
     .executeTakeFirst();
   return row ? { submission: toRecord(row), formHandle: row.handle } : undefined;

@@ -51,9 +51,11 @@ export interface SubmissionRecord {
   readonly client: SubmissionClient | null;
   /** The profile it came through, its properties and subject (issue #13), or null. */
   readonly profile: SubmissionProfile | null;
+  /** The handle of the site it was made on (issue #34); null before sites existed. */
+  readonly site: string | null;
 }
 
-const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at', 'client', 'profile'] as const;
+const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at', 'client', 'profile', 'site'] as const;
 
 /** What a CSV export shows of a submission (export-format.ts). */
 export type ListedSubmission = Pick<SubmissionRecord, 'id' | 'uid' | 'title' | 'status' | 'isSpam' | 'values' | 'createdAt' | 'client' | 'profile'>;
@@ -76,8 +78,8 @@ function toListed(row: { id: number; uid: string; title: string; status: string;
   };
 }
 
-export function toRecord(row: Parameters<typeof toListed>[0] & { form_id: number; spam_reasons: string; updated_at: string }): SubmissionRecord {
-  return withKeys(toListed(row), { formId: Number(row.form_id), spamReasons: JSON.parse(row.spam_reasons) as string[], updatedAt: row.updated_at });
+export function toRecord(row: Parameters<typeof toListed>[0] & { form_id: number; spam_reasons: string; updated_at: string; site: string | null }): SubmissionRecord {
+  return withKeys(toListed(row), { formId: Number(row.form_id), spamReasons: JSON.parse(row.spam_reasons) as string[], updatedAt: row.updated_at, site: row.site });
 }
 
 /** A LIKE pattern matching `text` literally: the wildcards and the escape character are escaped. */

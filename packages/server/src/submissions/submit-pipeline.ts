@@ -5,7 +5,7 @@
  * SubmitRequest and call `submitForm`; none of them validates or stores on its own. The steps that
  * shape state and values live in submit-steps.ts, the spam signals in submit-spam.ts.
  */
-import { FIELD_MESSAGES, SvcError, computeVisibility, isEmptyValue, nextVisiblePage, previousVisiblePage, type Form, type Values, type Visibility } from '@svc/core';
+import { FIELD_MESSAGES, SvcError, fieldMessages, computeVisibility, isEmptyValue, nextVisiblePage, previousVisiblePage, type Form, type Values, type Visibility } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { WriteBatcher } from '../storage/write-batcher.js';
@@ -157,7 +157,7 @@ async function saveDraft(
       fieldErrors: fileErrors,
     });
   }
-  const spamReasons = spamReasonsFor(services, step, normaliseAll(form, step.raw), input);
+  const spamReasons = spamReasonsFor(services, step, normaliseAll(form, step.raw, step.messages), input);
   // A draft is never simulated (issue #11): a token that resumes nothing would mislead a person
   // whose client forgot the honeypot far more than it would slow a bot down.
   if (spamReasons.length > 0) return spamRejected(services, step, date.getTime(), DRAFT_REFUSED);
@@ -198,7 +198,7 @@ async function submitWhole(
   const { values, errors, visibility, normalised } = validateScope(step, 'form', fileErrors);
   const unpaid = input.checkpoint ? null : unpaidPaymentField(form, visibility, normalised);
   // "Required" says nothing useful of a payment: say what to do instead.
-  if (unpaid) errors[unpaid] = [FIELD_MESSAGES.paymentRequired];
+  if (unpaid) errors[unpaid] = [step.messages.paymentRequired];
   // contract §4, as Freeform: validation comes first. Invalid values answer their field errors
   // whatever the spam signals say, and are never stored, flagged or not.
   if (Object.keys(errors).length > 0) {
@@ -284,6 +284,7 @@ async function runLoaded(services: SubmitServices, form: Form, input: SubmitInpu
     state: loaded,
     // saveDraft keeps what the person typed on every page: the official client posts all values.
     raw: mergeValues(form, loaded, request.values, { wholeForm: wholeForm || request.intent === 'saveDraft', keepLoaded: draft !== null }),
+    messages: input.site ? fieldMessages(input.site.language) : FIELD_MESSAGES,
   };
 
   const fileErrors = request.intent === 'back' ? {} : await checkUploads(services.uploads, form, request, step.raw, readHandles(step), input.uploads, step.state.values, browserBindingHash(input.browser));
@@ -291,7 +292,7 @@ async function runLoaded(services: SubmitServices, form: Form, input: SubmitInpu
   if (request.intent === 'submit') return submitWhole(services, step, input, draft, date, fileErrors);
 
   if (request.intent === 'back') {
-    const visibility = computeVisibility(form, normaliseAll(form, step.raw));
+    const visibility = computeVisibility(form, normaliseAll(form, step.raw, step.messages));
     const history = [...step.state.pageHistory];
     const target = history.pop() ?? previousVisiblePage(form, visibility, step.state.pageIndex) ?? 0;
     return submitResult('page_valid', resultParts(step, target, sealNext(services.stateTokens, step, target, history, now)));

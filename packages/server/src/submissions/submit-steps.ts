@@ -3,11 +3,13 @@
  * or draft), which raw values count, what is visible, what validates, what is stored.
  */
 import {
+  FIELD_MESSAGES,
   computeVisibility,
   isEmptyValue,
   normaliseFieldValue,
   validateValues,
   type Field,
+  type FieldMessages,
   type FieldValue,
   type Form,
   type Values,
@@ -25,6 +27,8 @@ export interface Step {
   readonly state: MultiPageState;
   /** Earlier pages' raw values with this request's values for the current page laid over them. */
   readonly raw: Record<string, unknown>;
+  /** The built-in messages in the site's language (issue #34); its locale reads numbers too. */
+  readonly messages: FieldMessages;
 }
 
 export function formError(status: 'context_invalid' | 'context_required', form: Form, message: string): SubmitResult {
@@ -81,10 +85,10 @@ export function mergeValues(
   return raw;
 }
 
-export function normaliseAll(form: Form, raw: Record<string, unknown>): Record<string, FieldValue> {
+export function normaliseAll(form: Form, raw: Record<string, unknown>, messages: FieldMessages = FIELD_MESSAGES): Record<string, FieldValue> {
   const values: Record<string, FieldValue> = {};
   for (const field of form.fields) {
-    const outcome = normaliseFieldValue(field, raw[field.handle as string]);
+    const outcome = normaliseFieldValue(field, raw[field.handle as string], messages);
     values[field.handle as string] = outcome.ok ? outcome.value : null;
   }
   return values;
@@ -102,12 +106,12 @@ export function readHandles(step: Step): Set<string> {
 
 /** Validates the fields in scope; `extra` errors (files) count only for fields in scope and shown. */
 export function validateScope(step: Step, scope: 'page' | 'form', extra: Readonly<Record<string, readonly string[]>> = {}) {
-  const normalised = normaliseAll(step.form, step.raw);
+  const normalised = normaliseAll(step.form, step.raw, step.messages);
   const visibility = computeVisibility(step.form, normalised);
   const fields = step.form.fields.filter(
     (f) => isShown(f, visibility) && (scope === 'form' || !step.multiPage || f.pageIndex === step.state.pageIndex),
   );
-  const validated = validateValues(fields, step.raw, normalised);
+  const validated = validateValues(fields, step.raw, normalised, step.messages);
   const errors: Record<string, string[]> = { ...validated.errors } as Record<string, string[]>;
   for (const field of fields) {
     const more = extra[field.handle as string];
