@@ -1,12 +1,14 @@
 /**
  * Sites (issue #34): each configured site serves every form in its language, named by `?site=` on
  * a read and `context.site` (or `?site=`) on a submit; requests that name none get the default
- * site, whose manifest is byte for byte what svc served before sites existed.
+ * site, whose manifest is byte for byte what svc served before sites existed. docs/languages.md's
+ * curl block runs here as written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { buildApp, type SvcApp } from '../src/app.js';
 import { createDatabase } from '../src/storage/database-factory.js';
@@ -14,8 +16,11 @@ import { createTestApp, testConfig, type TestApp } from './support/test-app.js';
 import { normaliseManifest } from './support/manifest-normalise.js';
 import { postGraphql } from './support/graphql-client.js';
 import { ADMIN_KEYS_CONFIG, KEYS } from './support/admin-fixture.js';
+import { commandBlocks } from './support/docs-blocks.js';
+import { runCommand } from './support/svc-command.js';
+import { describeWithService } from './support/service-requirements.js';
 
-export const DEMO_SITES = [
+const DEMO_SITES = [
   { handle: 'default', language: 'en-US', default: true },
   { handle: 'de', language: 'de-DE', timezone: 'Europe/Berlin' },
   { handle: 'ar', language: 'ar' },
@@ -235,5 +240,30 @@ describe('GraphQL submits on a site', () => {
       'mutation { svcHeadlessSubmit(handle: "contact", values: { firstName: "ليلى", email: "x" }, context: { site: "ar" }) }',
     );
     expect(body.data?.svcHeadlessSubmit.errors.fields.email).toEqual(['أدخل عنوان بريد إلكتروني صالحًا']);
+  });
+});
+
+const TOOLS = ['curl', 'jq', 'bash'];
+const onPath = (tool: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, tool)));
+
+describeWithService('docs/languages.md', TOOLS.every(onPath) ? 'yes' : undefined, `${TOOLS.join(', ')} are needed to run the page's block`, () => {
+  let svc: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    svc = await createTestApp({ config: { sites: DEMO_SITES } });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(svc.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await svc?.close();
+  });
+
+  it('runs its curl block as written against the demo sites, printing what the page says it prints', async () => {
+    const [block] = commandBlocks('docs/languages.md');
+    const run = await runCommand('bash', ['-euo', 'pipefail', '-c', (block as string).replaceAll('http://localhost:3000', base)], { timeoutMs: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    // Each `# -> ` line of the block is the line its command prints.
+    const promised = (block as string).split('\n').filter((line) => line.startsWith('# -> ')).map((line) => line.slice(5));
+    expect(run.stdout.trim().split('\n')).toEqual(promised);
   });
 });
