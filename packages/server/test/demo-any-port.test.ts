@@ -20,10 +20,13 @@ const WAIT = { timeout: 10_000, interval: 50 };
 describe('the demo on a port it was given at start', () => {
   let cwd: string;
   let server: ServerProcess;
+  /** What it printed by the time it listened: the banner, before later logs can push it out. */
+  let banner: string;
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'svc-demo-port-'));
     // `--port` wins over PORT: with the variable's value the config would be refused.
     server = await startServer({ demo: true, cwd, args: ['--port', '0'], env: { PORT: 'not-a-port', SVC_LOG__LEVEL: 'debug', SVC_LOG__FORMAT: 'json' }, name: 'demo' });
+    banner = server.output();
   });
   afterAll(async () => {
     await server?.stop();
@@ -38,6 +41,17 @@ describe('the demo on a port it was given at start', () => {
     expect(start).toBe('npm install\nnpm start\n');
     const scripts = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.start).toBe('tsx --conditions=svc-source packages/server/src/cli/svc-main.ts serve --demo');
+  });
+
+  // issue #34: the demo's German and Arabic sites, each with the manifests of its translated forms.
+  it('lists the German and Arabic manifests of the translated forms, which answer in those languages', async () => {
+    const listed = [...banner.matchAll(/^ {4}(\S+) +(http:\/\/\S+\?site=(\w+))$/gm)].map((m) => [m[1], m[3]]);
+    expect(listed).toEqual([['application', 'de'], ['contact', 'de'], ['application', 'ar'], ['contact', 'ar']]);
+    expect(banner).toMatch(/^ {2}site de \(de-DE\)$/m);
+    const url = /^ {4}contact +http:\/\/localhost:\d+(\S+\?site=ar)$/m.exec(banner)?.[1] as string;
+    const { data } = (await (await fetch(`${server.base}${url}`)).json()) as { data: { site: { language: string }; form: { name: string } } };
+    expect(data.site.language).toBe('ar');
+    expect(data.form.name).toBe('اتصل بنا');
   });
 
   /** A CSRF token and its cookie, as a browser gets them. */
