@@ -29,6 +29,7 @@ describeEachDialect('classic rendering', (target) => {
       config: {
         database: { url: target.url() },
         headless: { forms: { 'job-application': { exposeManifest: true, allowSubmit: true } } },
+        sites: [{ handle: 'default', language: 'en-US', default: true }, { handle: 'de', language: 'de-DE' }],
       },
     });
   });
@@ -122,6 +123,18 @@ describeEachDialect('classic rendering', (target) => {
       // Exactly once: the key is spent.
       const again = await properties('contact', `?flash=${flash}`);
       expect(again).toMatchObject({ finished: false, warnings: ['flash_not_found'] });
+    });
+
+    // issue #34: a page drawn from a site's properties posts to /svc/submit?site=<handle>.
+    it('draws and answers a post on a site in its language, and records the site', async () => {
+      const props = await properties('contact', '?site=de');
+      expect(JSON.stringify(props)).toContain('Vorname');
+      const invalid = await post(entriesOf(props, { ...PERSON, email: 'keine Adresse' }), { accept: 'application/json' }, '/svc/submit?site=de');
+      expect(invalid.json()).toMatchObject({ success: false, errors: { email: ['Geben Sie eine gültige E-Mail-Adresse ein'] } });
+      const valid = await post(entriesOf(await properties('contact', '?site=de'), PERSON), { accept: 'application/json' }, '/svc/submit?site=de');
+      expect(valid.json()).toMatchObject({ success: true, message: 'Danke, wir haben Ihre Nachricht erhalten.' });
+      const row = await svc.context.database.db.selectFrom('svc_submissions').select('site').where('id', '=', valid.json().submissionId).executeTakeFirstOrThrow();
+      expect(row.site).toBe('de');
     });
 
     it('answers a script with JSON (Accept or X-Requested-With) in the keys a Freeform ajax client reads', async () => {
