@@ -1,13 +1,11 @@
 import type { FieldValue, NumberField } from '../form-model.js';
-import { localeDecimalFormat, toAsciiDigits } from '../i18n/locale-decimal-format.js';
+import { localeDecimalFormat, toAsciiDigits, type DecimalFormat } from '../i18n/locale-decimal-format.js';
 import { FIELD_MESSAGES, type FieldMessages } from './field-messages.js';
 import { normalisedDefault, withDefault, type FieldTypeChecks } from './field-type-spec.js';
 import { MAX_TEXT_CHARS, type Coerced } from './raw-value-coercion.js';
 
-export interface DecimalFormat {
-  readonly decimalSeparator: string;
-  readonly thousandsSeparator: string;
-}
+// Kept below the field types, beside the locale formats that produce it (no import circle).
+export type { DecimalFormat };
 
 /** The stored form: what `normalise` produces and what clients may send back unchanged. */
 export const CANONICAL_DECIMAL: DecimalFormat = { decimalSeparator: '.', thousandsSeparator: '' };

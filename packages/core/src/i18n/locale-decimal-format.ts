@@ -2,7 +2,11 @@
  * How a language writes decimals (`de`: `1.234,5`; `fr`: `1 234,5`; `de-CH`: `1’234.5`), read from
  * Intl.NumberFormat's parts so no table of locales is kept here.
  */
-import type { DecimalFormat } from '../fields/number-field-type.js';
+/** A way of writing decimals: its decimal mark and its grouping mark ('' for none). */
+export interface DecimalFormat {
+  readonly decimalSeparator: string;
+  readonly thousandsSeparator: string;
+}
 
 const SPACES = new Set([' ', '\u00a0', '\u202f']);
 const formats = new Map<string, DecimalFormat>();
