@@ -20,7 +20,9 @@ export default defineConfig({
   ssr: { resolve: { conditions: TEST_CONDITIONS } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
-    // Deadlines for hangs, not for speed: a suite that starts svc from source (about 5 s of CPU
+    // The packages are built once first: the svc a test starts as a child runs dist/ (build-once.ts).
+    globalSetup: ['packages/server/test/support/build-once.ts'],
+    // Deadlines for hangs, not for speed: a suite that started svc from source (about 5 s of CPU
     // through tsx) took 25-50 s on two cores shared with other work, past the 20 s it had.
     testTimeout: 120_000,
     hookTimeout: 180_000,

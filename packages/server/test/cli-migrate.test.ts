@@ -13,9 +13,9 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import { createDatabase } from '../src/storage/database-factory.js';
 import { MIGRATION_NAMES } from '../src/storage/migration-runner.js';
 import { commandBlocks } from './support/docs-blocks.js';
-import { REPO_ROOT, SVC_FROM_SOURCE, runSvc } from './support/svc-command.js';
+import { REPO_ROOT, SVC_NODE_ARGS, runSvc } from './support/svc-command.js';
 
-/** A CLI run from source costs about 5 s of CPU; beside other work it took up to 48 s (cli.test.ts). */
+/** A CLI run costs about 2 s of CPU; beside other work one took up to 48 s (cli.test.ts). */
 const RUN_TIMEOUT_MS = 90_000;
 const TEST_TIMEOUT_MS = 240_000;
 const MIGRATIONS_DIR = join(REPO_ROOT, 'packages/server/src/storage/migrations');
@@ -101,13 +101,13 @@ describe('docs/upgrading.md, run as written on an older version\'s database', ()
   beforeAll(async () => {
     project = tempDir('svc-upgrade-');
     // What `svc init` and `npm install @svc/server` leave, as far as these commands look: a config
-    // in the directory and the svc command in node_modules/.bin (here: this checkout's sources).
+    // in the directory and the svc command in node_modules/.bin (here: this checkout's build).
     writeFileSync(join(project, 'package.json'), '{ "name": "my-forms", "private": true }\n');
     writeFileSync(join(project, 'svc.config.yaml'), 'forms:\n  dir: forms\n');
     mkdirSync(join(project, 'forms'));
     mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
     const bin = join(project, 'node_modules/.bin/svc');
-    writeFileSync(bin, `#!/bin/sh\nexec '${process.execPath}' ${SVC_FROM_SOURCE.map((arg) => `'${arg}'`).join(' ')} "$@"\n`);
+    writeFileSync(bin, `#!/bin/sh\nexec '${process.execPath}' ${SVC_NODE_ARGS.map((arg) => `'${arg}'`).join(' ')} "$@"\n`);
     chmodSync(bin, 0o755);
     pending = await olderDatabase(join(project, 'data'), 2);
   });

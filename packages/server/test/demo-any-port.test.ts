@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO, commandBlocks } from './support/docs-blocks.js';
 import { killAllServers, startServer, type ServerProcess } from './support/server-process.js';
-import { SVC_FROM_SOURCE } from './support/svc-command.js';
+import { SVC_NODE_ARGS } from './support/svc-command.js';
 
 const WAIT = { timeout: 10_000, interval: 50 };
 
@@ -91,7 +91,7 @@ describe('the demo on a port it was given at start', () => {
 
   it("accepts the demo issuer's login token for the member profile, its keys fetched from this port", async () => {
     // As docs/profiles.md says: `svc profiles login-token --demo` in the same directory (the same ./data).
-    const minted = await promisify(execFile)(process.execPath, [...SVC_FROM_SOURCE, 'profiles', 'login-token', '--demo', '--subject', 'kim', '--claim', 'email=kim@example.test', '--claim', 'given_name=Kim'], {
+    const minted = await promisify(execFile)(process.execPath, [...SVC_NODE_ARGS, 'profiles', 'login-token', '--demo', '--subject', 'kim', '--claim', 'email=kim@example.test', '--claim', 'given_name=Kim'], {
       cwd,
       env: { PATH: process.env.PATH ?? '' },
       encoding: 'utf8',

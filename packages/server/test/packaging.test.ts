@@ -16,12 +16,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
-import { REPO_ROOT, runCommand, type CommandRun } from './support/svc-command.js';
+import { REPO_ROOT, removeInBackground, runCommand, type CommandRun } from './support/svc-command.js';
 import { commandBlocks } from './support/docs-blocks.js';
 import { startLocalRegistry, type LocalRegistry } from './support/local-registry.js';
 import { packagedFileProblems } from '../scripts/secret-scan.mjs';
@@ -136,17 +136,21 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'svc-packed-'));
   const tarballs = join(scratch, 'tarballs');
   mkdirSync(tarballs);
-  // prepack builds each package (tsc to dist/, the element bundle, the server's assets).
-  const pack = await run('npm', ['pack', ...PACKAGES.flatMap((name) => ['--workspace', name]), '--pack-destination', tarballs, '--json'], { ...NPM, cwd: REPO_ROOT });
+  // Vitest's global setup has just built every package (build-once.ts: tsc to dist/, the element
+  // bundle, the server's assets), which is what each prepack would redo: pack without it, while
+  // the registry is seeded and starts.
+  const [pack, local] = await Promise.all([
+    run('npm', ['pack', '--ignore-scripts', ...PACKAGES.flatMap((name) => ['--workspace', name]), '--pack-destination', tarballs, '--json'], { ...NPM, cwd: REPO_ROOT }),
+    startLocalRegistry({ repoRoot: REPO_ROOT, workspaces: WORKSPACES }),
+  ]);
   packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as PackedFile[];
-
-  registry = await startLocalRegistry({ repoRoot: REPO_ROOT, workspaces: WORKSPACES });
+  registry = local;
   // The publisher's token lives in its own user config; the consumer's names the registry only.
   const publisherRc = join(scratch, 'publisher.npmrc');
-  writeFileSync(publisherRc, `registry=${registry.url}\n${registry.authLine()}\n`);
-  for (const tarball of packed) {
-    await run('npm', ['publish', join(tarballs, tarball.filename), '--registry', registry.url], { ...NPM, cwd: scratch, env: { ...NPM.env, npm_config_userconfig: publisherRc } });
-  }
+  writeFileSync(publisherRc, `registry=${local.url}\n${local.authLine()}\n`);
+  await Promise.all(
+    packed.map((tarball) => run('npm', ['publish', join(tarballs, tarball.filename), '--registry', local.url], { ...NPM, cwd: scratch, env: { ...NPM.env, npm_config_userconfig: publisherRc } })),
+  );
   const consumerRc = join(scratch, 'consumer.npmrc');
   writeFileSync(consumerRc, `registry=${registry.url}\n`);
 
@@ -206,7 +210,7 @@ afterAll(async () => {
     await exited;
   }
   await registry?.stop();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  if (scratch) removeInBackground(scratch);
 });
 
 describe('the packed packages', () => {

@@ -13,7 +13,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { stringify as toYaml } from 'yaml';
 import { startStripeDouble, type StripeDouble } from '../src/payments/stripe-double/stripe-double-server.js';
 import { killAllServers, startServer, type ServerProcess } from './support/server-process.js';
-import { SVC_FROM_SOURCE } from './support/svc-command.js';
+import { SVC_NODE_ARGS } from './support/svc-command.js';
 import { EXAMPLE_FORMS_DIR } from './support/test-app.js';
 
 const WEBHOOK_SECRET = 'whsec_durability_0123456789abcdef';
@@ -79,7 +79,7 @@ describe('payments across a server killed between the charge and the submission'
 
   /** The CLI as its own process; asynchronously, since the Stripe double answering it lives in this one. */
   async function reconcile(): Promise<string> {
-    const child = spawn(process.execPath, [...SVC_FROM_SOURCE, 'payments', 'reconcile', '--config', configFile, '--since', '2h'], {
+    const child = spawn(process.execPath, [...SVC_NODE_ARGS, 'payments', 'reconcile', '--config', configFile, '--since', '2h'], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '' },
     });

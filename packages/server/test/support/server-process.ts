@@ -3,15 +3,15 @@
  * in-process app cannot give: a crash (SIGKILL) at any instant, a restart on the same data, and
  * several instances sharing one database.
  *
- * The child is `node --import tsx …/svc-main.ts`, one process. `npx tsx` would not do here: the
- * tsx CLI runs the script in a grandchild and only relays SIGINT/SIGTERM, so a SIGKILL meant for
- * the server would kill the wrapper and leave the server running as an orphan.
+ * The child is `node …/dist/cli/svc-main.js` (built once by build-once.ts), one process: a wrapper
+ * such as `npx tsx` runs the script in a grandchild and only relays SIGINT/SIGTERM, so a SIGKILL
+ * meant for the server would kill the wrapper and leave the server running as an orphan.
  *
  * Every child started here is tracked; `killAllServers()` (call it from afterAll) SIGKILLs those
  * still alive, and a process `exit` hook does the same if the test worker dies first.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { REPO_ROOT, SVC_FROM_SOURCE } from './svc-command.js';
+import { REPO_ROOT, SVC_NODE_ARGS } from './svc-command.js';
 
 export { REPO_ROOT };
 const OUTPUT_KEPT = 64 * 1024;
@@ -65,15 +65,15 @@ function childEnv(extra: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
 }
 
 /**
- * A boot from source costs about 5 s of CPU (tsx compiles and loads the whole server): on two
- * cores shared with other work it took 45-50 s, so the deadline only catches a server that hangs.
+ * A boot from source cost about 5 s of CPU through tsx, 45-50 s on two cores shared with other
+ * work; from dist/ about half. The deadline only catches a server that hangs.
  */
 const BOOT_TIMEOUT_MS = 90_000;
 
 export async function startServer(options: StartServerOptions): Promise<ServerProcess> {
   const name = options.name ?? 'svc';
   const args = [...(options.configFile !== undefined ? ['--config', options.configFile] : []), ...(options.demo ? ['--demo'] : []), ...(options.args ?? [])];
-  const child = spawn(process.execPath, [...SVC_FROM_SOURCE, 'serve', ...args], {
+  const child = spawn(process.execPath, [...SVC_NODE_ARGS, 'serve', ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: childEnv(options.env ?? {}),
     stdio: ['pipe', 'pipe', 'pipe'],
