@@ -32,3 +32,20 @@ export interface SessionClient {
    */
   withCsrf<T>(request: (token: CsrfToken | null) => Promise<T>): Promise<T>;
 }
+
+/**
+ * The site (issue #34) a request is made on: its handle as the service's config names it. The site
+ * chooses the language of the manifest's labels and of the submit answer's messages; none (or
+ * undefined) is the service's default site, and the request is what it was before sites existed.
+ *
+ * @example
+ * const manifest = await client.getManifest('contact', { site: 'de' }); // manifest.site.language === 'de-DE'
+ */
+export interface SiteOptions {
+  readonly site?: string;
+}
+
+/** `?site=<handle>` for a manifest URL, or '' when no site is named (the URL stays as it was). */
+export function siteQuery(site: string | undefined | null): string {
+  return site ? `?site=${encodeURIComponent(site)}` : '';
+}

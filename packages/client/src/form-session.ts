@@ -69,11 +69,16 @@ export class FormSession {
   /** The manifest's conditional rules, laid out once for every visibility check. */
   private readonly rules: RuleLayout;
 
-  /** `access`: the named profile this session fills the form through (client.profileSession). */
+  /**
+   * `access`: the named profile this session fills the form through (client.profileSession).
+   * `site`: the site handle every step sends as `context.site` (issue #34), so the server answers
+   * in that site's language; null sends none (the default site, bodies as before sites existed).
+   */
   constructor(
     client: SessionClient,
     manifest: Manifest,
     readonly access: ProfileAccess | null = null,
+    readonly site: string | null = null,
   ) {
     this.client = client;
     this.manifest = manifest;
@@ -301,6 +306,7 @@ export class FormSession {
     if (this.uploadToken) context.uploadToken = this.uploadToken;
     if (this.draftContext) Object.assign(context, this.draftContext);
     else if (this.draft && (intent === 'saveDraft' || intent === 'submit')) Object.assign(context, { draftToken: this.draft.token, draftKey: this.draft.key });
+    if (this.site) context.site = this.site;
     const plain = { ...options.extra, intent, values: this.values, meta: this.meta(), context };
     // A profile's session carries its properties, link token and bearer token with every step.
     const payload = this.access ? this.access.decorate(plain) : plain;

@@ -6,7 +6,7 @@
 import { SvcClientError } from './client-error.js';
 import type { Transport } from './http-transport.js';
 import type { Manifest, SubmitResponse } from './manifest-types.js';
-import type { CsrfToken } from './client-types.js';
+import type { CsrfToken, SiteOptions } from './client-types.js';
 
 /**
  * The REST submit body, sent through `svcHeadlessSubmit`.
@@ -29,15 +29,20 @@ export interface GraphqlSubmitBody {
  */
 export interface GraphqlTransport {
   /**
+   * The manifest on the client's site or `options.site` (`svcHeadlessManifest(site:)`).
+   *
    * @example
-   * const manifest = await client.graphql.getManifest('contact');
+   * const manifest = await client.graphql.getManifest('contact', { site: 'de' });
    */
-  getManifest(handle: string): Promise<Manifest>;
+  getManifest(handle: string, options?: SiteOptions): Promise<Manifest>;
   /**
+   * A submit on the client's site or `options.site`, sent as `context.site` unless the body's
+   * context names one.
+   *
    * @example
    * const result = await client.graphql.submit('contact', { intent: 'submit', values: { email: 'a@b.test' } });
    */
-  submit(handle: string, body: GraphqlSubmitBody): Promise<SubmitResponse>;
+  submit(handle: string, body: GraphqlSubmitBody, options?: SiteOptions): Promise<SubmitResponse>;
 }
 
 interface GraphqlAnswer<T> {
@@ -49,6 +54,7 @@ export function createGraphqlTransport(
   url: string,
   transport: Transport,
   withCsrf: <T>(request: (token: CsrfToken | null) => Promise<T>) => Promise<T>,
+  defaultSite?: string,
 ): GraphqlTransport {
   async function run<T>(query: string, variables: Record<string, unknown>, idempotent: boolean): Promise<T> {
     const { status, body } = await transport.json<GraphqlAnswer<T>>(url, {
@@ -65,15 +71,19 @@ export function createGraphqlTransport(
     return body.data;
   }
   return {
-    async getManifest(handle) {
-      const data = await run<{ svcHeadlessManifest: Manifest }>('query ($h: String!) { svcHeadlessManifest(handle: $h) }', { h: handle }, true);
+    async getManifest(handle, { site = defaultSite } = {}) {
+      // Without a site the query is the one sent before sites existed, word for word.
+      const data = site
+        ? await run<{ svcHeadlessManifest: Manifest }>('query ($h: String!, $s: String) { svcHeadlessManifest(handle: $h, site: $s) }', { h: handle, s: site }, true)
+        : await run<{ svcHeadlessManifest: Manifest }>('query ($h: String!) { svcHeadlessManifest(handle: $h) }', { h: handle }, true);
       return data.svcHeadlessManifest;
     },
-    async submit(handle, body) {
+    async submit(handle, body, { site = defaultSite } = {}) {
+      const context = site && body.context?.site === undefined ? { ...body.context, site } : (body.context ?? null);
       const data = await withCsrf((token) =>
         run<{ svcHeadlessSubmit: SubmitResponse }>(
           'mutation ($h: String!, $i: String, $v: SvcJson, $m: SvcJson, $c: SvcJson, $t: String) { svcHeadlessSubmit(handle: $h, intent: $i, values: $v, meta: $m, context: $c, csrfToken: $t) }',
-          { h: handle, i: body.intent, v: body.values ?? {}, m: body.meta ?? null, c: body.context ?? null, t: token?.value ?? null },
+          { h: handle, i: body.intent, v: body.values ?? {}, m: body.meta ?? null, c: context, t: token?.value ?? null },
           false,
         ),
       );

@@ -1,6 +1,6 @@
 /** @svc/client: the official client of svc (interface.md §1). */
 export { createClient, assertCompatible, type ClientOptions, type SvcClient } from './svc-client.js';
-export type { CsrfToken, SessionClient } from './client-types.js';
+export type { CsrfToken, SessionClient, SiteOptions } from './client-types.js';
 export { FormSession, type FieldErrors } from './form-session.js';
 export { ProfileAccess, type ProfileOptions } from './profile-access.js';
 export { SvcClientError } from './client-error.js';

@@ -9,7 +9,7 @@ import type { Manifest } from './manifest-types.js';
 import { FormSession } from './form-session.js';
 import { ProfileAccess, type ProfileOptions } from './profile-access.js';
 import { createGraphqlTransport, type GraphqlTransport } from './graphql-transport.js';
-import type { CsrfToken, SessionClient } from './client-types.js';
+import { siteQuery, type CsrfToken, type SessionClient, type SiteOptions } from './client-types.js';
 
 /**
  * @example
@@ -30,6 +30,17 @@ export interface ClientOptions {
   readonly graphqlUrl?: string;
   /** Retries of idempotent requests after a network failure (default 2). */
   readonly retries?: number;
+  /**
+   * The site (issue #34) every form is read and submitted on, by its handle in the service's
+   * config: its manifest GET carries `?site=<handle>` and every submit `context.site`, so labels
+   * and the server's validation messages come in the site's language. A `{ site }` given to one
+   * call wins. Unset: the default site, and requests exactly as before sites existed.
+   *
+   * @example
+   * const german = createClient({ baseUrl: 'https://forms.example.com', site: 'de' });
+   * const form = await german.session('contact'); // form.manifest.site.language === 'de-DE'
+   */
+  readonly site?: string;
 }
 
 /**
@@ -37,8 +48,11 @@ export interface ClientOptions {
  * const client: SvcClient = createClient({ baseUrl: 'https://forms.example.com' });
  */
 export interface SvcClient extends SessionClient {
-  /** The form's manifest; throws SvcClientError `INCOMPATIBLE_SERVER` when this client is too old. */
-  getManifest(handle: string): Promise<Manifest>;
+  /**
+   * The form's manifest, on the client's site or `options.site`; throws SvcClientError
+   * `INCOMPATIBLE_SERVER` when this client is too old, `SITE_NOT_FOUND` for a site not configured.
+   */
+  getManifest(handle: string, options?: SiteOptions): Promise<Manifest>;
   /**
    * A named profile's manifest with typed properties (`properties[name]=value`); `credentials`
    * adds a signed link's token or the signed-in person's bearer token.
@@ -48,11 +62,19 @@ export interface SvcClient extends SessionClient {
     properties?: Readonly<Record<string, string | number | boolean>>,
     credentials?: Pick<ProfileOptions, 'token' | 'auth'>,
   ): Promise<Manifest>;
-  /** A session for filling and submitting one form. */
-  session(handleOrManifest: string | Manifest): Promise<FormSession>;
+  /**
+   * A session for filling and submitting one form, on the client's site or `options.site`: the
+   * manifest is read on that site and every step sends it as `context.site`. A manifest passed in
+   * is used as it is; give the site it was read on so the steps are answered in its language.
+   *
+   * @example
+   * const form = await client.session('contact', { site: 'ar' }); // labels and answers in Arabic
+   */
+  session(handleOrManifest: string | Manifest, options?: SiteOptions): Promise<FormSession>;
   /**
    * A session on a named profile (contract §9): its manifest (locked fields `readOnly`, hidden ones
    * absent), and every step sent to the profile's submit with its properties and credentials.
+   * Always on the default site: a profile's routes take no site (the client's `site` is not sent).
    */
   profileSession(profile: string, options?: ProfileOptions): Promise<FormSession>;
   /** The same operations over GraphQL (`svcHeadlessManifest`, `svcHeadlessSubmit`). */
@@ -99,8 +121,9 @@ export function createClient(options: ClientOptions): SvcClient {
   const client: SvcClient = {
     baseUrl: options.baseUrl,
     transport,
-    async getManifest(handle) {
-      const { body } = await transport.json<{ data: Manifest }>(`/svc/api/forms/${encodeURIComponent(handle)}/manifest`, { method: 'GET', idempotent: true });
+    async getManifest(handle, { site = options.site } = {}) {
+      const path = `/svc/api/forms/${encodeURIComponent(handle)}/manifest${siteQuery(site)}`;
+      const { body } = await transport.json<{ data: Manifest }>(path, { method: 'GET', idempotent: true });
       assertCompatible(body.data);
       return body.data;
     },
@@ -122,16 +145,16 @@ export function createClient(options: ClientOptions): SvcClient {
       }
       return token;
     },
-    async session(handleOrManifest) {
-      const manifest = typeof handleOrManifest === 'string' ? await client.getManifest(handleOrManifest) : handleOrManifest;
+    async session(handleOrManifest, { site = options.site } = {}) {
+      const manifest = typeof handleOrManifest === 'string' ? await client.getManifest(handleOrManifest, { site }) : handleOrManifest;
       assertCompatible(manifest);
-      return new FormSession(client, manifest);
+      return new FormSession(client, manifest, null, site ?? null);
     },
     async profileSession(profile, options = {}) {
       const manifest = await client.getProfileManifest(profile, options.properties, options);
       return new FormSession(client, manifest, new ProfileAccess(profile, options));
     },
-    graphql: createGraphqlTransport(options.graphqlUrl ?? '/graphql', transport, (request) => client.withCsrf(request)),
+    graphql: createGraphqlTransport(options.graphqlUrl ?? '/graphql', transport, (request) => client.withCsrf(request), options.site),
     async withCsrf(request) {
       try {
         return await request(await client.csrf());

@@ -20,6 +20,7 @@ import {
   type Manifest,
   type ManifestField,
   type ProfileOptions,
+  type SiteOptions,
   type SubmitResponse,
   type SvcClient,
   type UploadedFile,
@@ -34,6 +35,7 @@ describe('createClient', () => {
     expectTypeOf<ClientOptions['credentials']>().toEqualTypeOf<RequestCredentials | undefined>();
     expectTypeOf<ClientOptions['graphqlUrl']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ClientOptions['retries']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<ClientOptions['site']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<{ baseUrl: string }>().toExtend<ClientOptions>();
     expectTypeOf<{ fetch: typeof fetch }>().not.toExtend<ClientOptions>();
     // @ts-expect-error baseUrl is required
@@ -45,7 +47,8 @@ describe('createClient', () => {
 describe('SvcClient', () => {
   it('methods return the documented promises', () => {
     expectTypeOf<SvcClient['baseUrl']>().toEqualTypeOf<string>();
-    expectTypeOf<SvcClient['getManifest']>().toEqualTypeOf<(handle: string) => Promise<Manifest>>();
+    expectTypeOf<SvcClient['getManifest']>().toEqualTypeOf<(handle: string, options?: SiteOptions) => Promise<Manifest>>();
+    expectTypeOf<SiteOptions>().toEqualTypeOf<{ readonly site?: string }>();
     expectTypeOf<SvcClient['getProfileManifest']>().parameters.toEqualTypeOf<
       [profile: string, properties?: Readonly<Record<string, string | number | boolean>>, credentials?: Pick<ProfileOptions, 'token' | 'auth'>]
     >();
@@ -53,15 +56,15 @@ describe('SvcClient', () => {
     expectTypeOf<SvcClient['profileSession']>().returns.resolves.toEqualTypeOf<FormSession>();
     expectTypeOf<SvcClient['getProfileManifest']>().returns.resolves.toEqualTypeOf<Manifest>();
     expectTypeOf<SvcClient['csrf']>().toEqualTypeOf<(refresh?: boolean) => Promise<CsrfToken | null>>();
-    expectTypeOf<SvcClient['session']>().parameters.toEqualTypeOf<[handleOrManifest: string | Manifest]>();
+    expectTypeOf<SvcClient['session']>().parameters.toEqualTypeOf<[handleOrManifest: string | Manifest, options?: SiteOptions]>();
     expectTypeOf<SvcClient['session']>().returns.resolves.toEqualTypeOf<FormSession>();
     expectTypeOf<SvcClient['graphql']>().toEqualTypeOf<GraphqlTransport>();
     expectTypeOf<CsrfToken>().toEqualTypeOf<{ readonly name: string; readonly value: string }>();
   });
 
   it('the GraphQL transport mirrors REST', () => {
-    expectTypeOf<GraphqlTransport['getManifest']>().toEqualTypeOf<(handle: string) => Promise<Manifest>>();
-    expectTypeOf<GraphqlTransport['submit']>().parameters.toEqualTypeOf<[handle: string, body: GraphqlSubmitBody]>();
+    expectTypeOf<GraphqlTransport['getManifest']>().toEqualTypeOf<(handle: string, options?: SiteOptions) => Promise<Manifest>>();
+    expectTypeOf<GraphqlTransport['submit']>().parameters.toEqualTypeOf<[handle: string, body: GraphqlSubmitBody, options?: SiteOptions]>();
     expectTypeOf<GraphqlTransport['submit']>().returns.resolves.toEqualTypeOf<SubmitResponse>();
     expectTypeOf<GraphqlSubmitBody['intent']>().toEqualTypeOf<string>();
     expectTypeOf<{ intent: 'submit' }>().toExtend<GraphqlSubmitBody>();
@@ -83,6 +86,7 @@ describe('FormSession', () => {
     expectTypeOf<FormSession['totalPages']>().toEqualTypeOf<number>();
     expectTypeOf<FormSession['stateToken']>().toEqualTypeOf<string | null>();
     expectTypeOf<FormSession['uploadToken']>().toEqualTypeOf<string | null>();
+    expectTypeOf<FormSession['site']>().toEqualTypeOf<string | null>();
     expectTypeOf<FormSession['draft']>().toEqualTypeOf<{ token: string; key: string; resumeUrl: string | null } | null>();
     expectTypeOf<FormSession['errors']>().toEqualTypeOf<{ fields: FieldErrors; form: readonly string[] }>();
     expectTypeOf<FormSession['files']>().toEqualTypeOf<Map<string, File[]>>();
