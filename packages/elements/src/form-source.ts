@@ -5,12 +5,14 @@
  */
 import { createClient, type FormSession, type ProfileOptions, type SvcClient } from '@svc/client';
 
-/** The attributes that name the form; a change to one reloads it. */
-export const SOURCE_ATTRIBUTES = ['base-url', 'handle', 'profile', 'properties', 'token', 'draft-token', 'draft-key'] as const;
+/** The attributes that name the form; a change to one reloads it (`site`: in another language). */
+export const SOURCE_ATTRIBUTES = ['base-url', 'handle', 'site', 'profile', 'properties', 'token', 'draft-token', 'draft-key'] as const;
 
 export interface FormSource {
   readonly baseUrl: string;
   readonly handle: string | null;
+  /** The site handle (issue #34) the form is read and submitted on; null: the default site. */
+  readonly site: string | null;
   readonly profile: string | null;
   readonly properties: Readonly<Record<string, string | number | boolean>>;
   readonly token: string | null;
@@ -52,9 +54,11 @@ export function readFormSource(element: Element, authVersion: number): FormSourc
   const draftKey = element.getAttribute('draft-key');
   const propertiesText = element.getAttribute('properties');
   const token = element.getAttribute('token');
+  const site = element.getAttribute('site') || null;
   return {
     baseUrl,
     handle,
+    site,
     profile,
     // Parsed when loading, so a bad attribute is shown where the form would be.
     get properties() {
@@ -62,18 +66,20 @@ export function readFormSource(element: Element, authVersion: number): FormSourc
     },
     token,
     draft: draftToken && draftKey ? { token: draftToken, key: draftKey } : null,
-    key: JSON.stringify([baseUrl, handle, profile, propertiesText, token, draftToken, draftKey, authVersion]),
+    key: JSON.stringify([baseUrl, handle, site, profile, propertiesText, token, draftToken, draftKey, authVersion]),
   };
 }
 
 /**
- * The client and a session on the source's form (a profile when one is named).
+ * The client and a session on the source's form (a profile when one is named; profiles are
+ * served on the default site, so `site` only applies to a `handle`).
  *
  * @example
  * const { client, session } = await openSession(source, () => auth.getToken());
  */
 export async function openSession(source: FormSource, auth: ProfileOptions['auth'] | null): Promise<{ client: SvcClient; session: FormSession }> {
-  const client = createClient({ baseUrl: source.baseUrl });
+  // No site attribute: no site option, so the requests are the default site's, as before sites.
+  const client = createClient({ baseUrl: source.baseUrl, ...(source.site ? { site: source.site } : {}) });
   if (!source.profile) return { client, session: await client.session(source.handle as string) };
   const options: ProfileOptions = { properties: source.properties, ...(source.token ? { token: source.token } : {}), ...(auth ? { auth } : {}) };
   return { client, session: await client.profileSession(source.profile, options) };

@@ -47,6 +47,9 @@ function messagesOf(error: unknown): string[] {
  * <svc-form base-url="https://forms.example.com" profile="event-feedback" properties='{"eventId": 42}' token="…"></svc-form>
  * <!-- Its own words follow the manifest's site.language; `lang` chooses another (and `dir` follows). -->
  * <svc-form base-url="https://forms.example.com" handle="contact" lang="ar"></svc-form>
+ * <!-- A site (issue #34): labels, server answers and the element's words in the site's language
+ *      (de-DE here); changing `site` loads the form again. No `site`: the default site. -->
+ * <svc-form base-url="https://forms.example.com" handle="contact" site="de"></svc-form>
  * <!-- A form with a payment field pays on submit and leaves for the service's payment callback,
  *      which stores the submission and shows or redirects to the outcome (no svc:submitted). -->
  * <script type="module">

@@ -109,6 +109,7 @@ export async function startBrowserHarness(overrides: HarnessOverrides = {}, asse
         allowSave: url.searchParams.has('allow-save'),
         token: url.searchParams.get('token') ?? undefined,
         key: url.searchParams.get('key') ?? undefined,
+        site: url.searchParams.get('site') ?? undefined,
       });
     }
     if (html === null) {
@@ -175,6 +176,7 @@ export async function startBrowserHarness(overrides: HarnessOverrides = {}, asse
         if (options.allowSave) query.set('allow-save', '');
         if (options.token) query.set('token', options.token);
         if (options.key) query.set('key', options.key);
+        if (options.site) query.set('site', options.site);
         const search = query.toString();
         return `${pageOrigin}/form/${handle}${search ? `?${search}` : ''}`;
       },
@@ -227,10 +229,10 @@ export async function startBrowserHarness(overrides: HarnessOverrides = {}, asse
  * const harness = useBrowserHarness();
  * it('renders', async () => { const tracked = await harness.newPage(); … });
  */
-export function useBrowserHarness(): BrowserHarness {
+export function useBrowserHarness(overrides: HarnessOverrides = {}): BrowserHarness {
   let current: BrowserHarness | undefined;
   beforeAll(async () => {
-    current = await startBrowserHarness();
+    current = await startBrowserHarness(overrides);
   });
   afterEach(async () => {
     await current?.closePages();

@@ -1,7 +1,7 @@
 /**
  * The HTML the page server hands out: the service's own demo page (rendered by the server's demo
  * module for the test's two origins) and a page with a single `<svc-form>`, whose query string
- * (`allow-save`, `token`, `key`) becomes the element's attributes, as a host page would do.
+ * (`allow-save`, `token`, `key`, `site`) becomes the element's attributes, as a host page would do.
  */
 export { renderDemoPage } from '../../../../server/src/demo/demo-page.js';
 
@@ -9,6 +9,8 @@ export interface FormPageOptions {
   readonly allowSave?: boolean;
   readonly token?: string;
   readonly key?: string;
+  /** The element's `site` attribute (issue #34). */
+  readonly site?: string;
 }
 
 function escapeAttribute(value: string): string {
@@ -20,6 +22,7 @@ export function renderFormPage(scriptUrl: string, baseUrl: string, handle: strin
   if (options.allowSave) attributes.push('allow-save');
   if (options.token) attributes.push(`draft-token="${escapeAttribute(options.token)}"`);
   if (options.key) attributes.push(`draft-key="${escapeAttribute(options.key)}"`);
+  if (options.site) attributes.push(`site="${escapeAttribute(options.site)}"`);
   return `<!doctype html>
 <html lang="en">
 <head>
