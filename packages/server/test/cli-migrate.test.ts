@@ -5,7 +5,6 @@
  * answered by the project's node_modules/.bin/svc, here the sources of this checkout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import { createDatabase } from '../src/storage/database-factory.js';
 import { MIGRATION_NAMES } from '../src/storage/migration-runner.js';
 import { commandBlocks } from './support/docs-blocks.js';
-import { REPO_ROOT, SVC_NODE_ARGS, runSvc } from './support/svc-command.js';
+import { REPO_ROOT, SVC_NODE_ARGS, runCommand, runSvc, type CommandRun } from './support/svc-command.js';
 
 /** A CLI run costs about 2 s of CPU; beside other work one took up to 48 s (cli.test.ts). */
 const RUN_TIMEOUT_MS = 90_000;
@@ -82,16 +81,8 @@ describe('svc migrate --dry-run', () => {
 });
 
 /** A block of the page in bash, as a user's shell runs it. */
-function bash(script: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: { ...process.env, SVC_LOG__LEVEL: 'warn' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', fail);
-    child.once('close', (code) => done({ code, stdout, stderr }));
-  });
+function bash(script: string, cwd: string): Promise<CommandRun> {
+  return runCommand('bash', ['-euo', 'pipefail', '-c', script], { cwd, env: { ...process.env, SVC_LOG__LEVEL: 'warn' }, timeoutMs: RUN_TIMEOUT_MS });
 }
 
 describe('docs/upgrading.md, run as written on an older version\'s database', () => {
@@ -119,21 +110,21 @@ describe('docs/upgrading.md, run as written on an older version\'s database', ()
 
   it('backs the stopped database up with its write-ahead files', async () => {
     const run = await bash(backup as string, project);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.status, run.stderr).toBe(0);
     expect(readdirSync(join(project, 'backups'))).toContain('svc.db');
     expect(await tablesIn(join(project, 'backups'))).toContain('svc_migrations');
   });
 
   it('prints the version and lists the migrations the new version would run, running none', async () => {
     const run = await bash(look as string, project);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(`svc ${VERSION}\nWould run 2 migration(s), in this order:\n${pending.map((name) => `  ${name}\n`).join('')}`);
     expect(await recordedIn(join(project, 'data'))).toEqual(MIGRATION_NAMES.slice(0, -2));
   }, TEST_TIMEOUT_MS);
 
   it('applies them, after which nothing is left to run', async () => {
     const run = await bash(apply as string, project);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(`Applied: ${pending.join(', ')}\nDatabase is up to date: nothing to run.\n`);
     expect(await recordedIn(join(project, 'data'))).toEqual(MIGRATION_NAMES);
   }, TEST_TIMEOUT_MS);

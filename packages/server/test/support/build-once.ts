@@ -11,14 +11,13 @@ import { REPO_ROOT } from './svc-command.js';
 
 export default async function buildOnce(): Promise<void> {
   const started = performance.now();
-  const output = await new Promise<string>((resolve, reject) => {
+  await new Promise<void>((resolve, reject) => {
     const child = spawn('npm', ['run', '-s', 'build'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     child.once('error', reject);
-    child.once('close', (status) => (status === 0 ? resolve(text) : reject(new Error(`npm run build failed (${status}); tests run the built svc:\n${text}`))));
+    child.once('close', (status) => (status === 0 ? resolve() : reject(new Error(`npm run build failed (${status}); tests run the built svc:\n${text}`))));
   });
-  void output;
   console.log(`build-once: npm run build for the svc children took ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
