@@ -95,6 +95,15 @@ export const MESSAGES_AR: MessageCatalogue = {
   'element.updatingAmount': 'جارٍ تحديث المبلغ…',
   'element.amountToPay': 'المبلغ المستحق: {amount}',
 
+  'email.subject': 'إرسال جديد: {form}',
+  'email.subjectTitled': 'إرسال جديد: {form} ({title})',
+  'email.files': 'الملفات:',
+  'email.fileLine': 'ملف: {name} ({size})',
+  'email.fileSize': '{size, plural, zero {{size} بايت} one {بايت واحد} two {بايتان} few {{size} بايتات} many {{size} بايتًا} other {{size} بايت}}',
+  'email.download': 'تنزيل',
+  'email.yes': 'نعم',
+  'email.no': 'لا',
+
   'error.HEADLESS_DISABLED': 'غير موجود.',
   'error.FORM_NOT_FOUND': 'النموذج غير موجود.',
   'error.SITE_NOT_FOUND': 'الموقع غير موجود.',

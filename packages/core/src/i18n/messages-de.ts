@@ -83,6 +83,15 @@ export const MESSAGES_DE: MessageCatalogue = {
   'element.updatingAmount': 'Betrag wird aktualisiert…',
   'element.amountToPay': 'Zu zahlender Betrag: {amount}',
 
+  'email.subject': 'Neue Einsendung: {form}',
+  'email.subjectTitled': 'Neue Einsendung: {form} ({title})',
+  'email.files': 'Dateien:',
+  'email.fileLine': 'Datei: {name} ({size})',
+  'email.fileSize': '{size, plural, one {{size} Byte} other {{size} Byte}}',
+  'email.download': 'herunterladen',
+  'email.yes': 'Ja',
+  'email.no': 'Nein',
+
   'error.HEADLESS_DISABLED': 'Nicht gefunden.',
   'error.FORM_NOT_FOUND': 'Formular nicht gefunden.',
   'error.SITE_NOT_FOUND': 'Website nicht gefunden.',

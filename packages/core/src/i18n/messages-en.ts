@@ -87,6 +87,16 @@ const FIELD_AND_ELEMENT_MESSAGES = {
   'element.paymentFormFailed': 'The payment form could not be loaded.',
   'element.updatingAmount': 'Updating the amount…',
   'element.amountToPay': 'Amount to pay: {amount}',
+
+  // The built-in email layout's own words (issue #34 item 4); labels and names come from the form.
+  'email.subject': 'New submission: {form}',
+  'email.subjectTitled': 'New submission: {form} ({title})',
+  'email.files': 'Files:',
+  'email.fileLine': 'File: {name} ({size})',
+  'email.fileSize': '{size, plural, one {{size} byte} other {{size} bytes}}',
+  'email.download': 'download',
+  'email.yes': 'Yes',
+  'email.no': 'No',
 } as const;
 
 type ErrorMessageKey = `error.${ErrorCode}`;

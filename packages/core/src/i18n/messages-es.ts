@@ -86,6 +86,15 @@ export const MESSAGES_ES: MessageCatalogue = {
   'element.updatingAmount': 'Actualizando el importe…',
   'element.amountToPay': 'Importe a pagar: {amount}',
 
+  'email.subject': 'Nuevo envío: {form}',
+  'email.subjectTitled': 'Nuevo envío: {form} ({title})',
+  'email.files': 'Archivos:',
+  'email.fileLine': 'Archivo: {name} ({size})',
+  'email.fileSize': '{size, plural, one {{size} byte} many {{size} bytes} other {{size} bytes}}',
+  'email.download': 'descargar',
+  'email.yes': 'Sí',
+  'email.no': 'No',
+
   'error.HEADLESS_DISABLED': 'No encontrado.',
   'error.FORM_NOT_FOUND': 'Formulario no encontrado.',
   'error.SITE_NOT_FOUND': 'Sitio no encontrado.',

@@ -87,6 +87,15 @@ export const MESSAGES_FR: MessageCatalogue = {
   'element.updatingAmount': 'Mise à jour du montant…',
   'element.amountToPay': 'Montant à payer : {amount}',
 
+  'email.subject': 'Nouvelle réponse : {form}',
+  'email.subjectTitled': 'Nouvelle réponse : {form} ({title})',
+  'email.files': 'Fichiers :',
+  'email.fileLine': 'Fichier : {name} ({size})',
+  'email.fileSize': '{size, plural, one {{size} octet} many {{size} octets} other {{size} octets}}',
+  'email.download': 'télécharger',
+  'email.yes': 'Oui',
+  'email.no': 'Non',
+
   'error.HEADLESS_DISABLED': 'Introuvable.',
   'error.FORM_NOT_FOUND': 'Formulaire introuvable.',
   'error.SITE_NOT_FOUND': 'Site introuvable.',

@@ -83,6 +83,15 @@ export const MESSAGES_NL: MessageCatalogue = {
   'element.updatingAmount': 'Bedrag bijwerken…',
   'element.amountToPay': 'Te betalen bedrag: {amount}',
 
+  'email.subject': 'Nieuwe inzending: {form}',
+  'email.subjectTitled': 'Nieuwe inzending: {form} ({title})',
+  'email.files': 'Bestanden:',
+  'email.fileLine': 'Bestand: {name} ({size})',
+  'email.fileSize': '{size, plural, one {{size} byte} other {{size} bytes}}',
+  'email.download': 'downloaden',
+  'email.yes': 'Ja',
+  'email.no': 'Nee',
+
   'error.HEADLESS_DISABLED': 'Niet gevonden.',
   'error.FORM_NOT_FOUND': 'Formulier niet gevonden.',
   'error.SITE_NOT_FOUND': 'Site niet gevonden.',
