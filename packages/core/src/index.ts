@@ -22,3 +22,4 @@ export {
   type SupportedLanguage,
 } from './i18n/message-format.js';
 export { formatLocaleNumber, parseLocaleNumber } from './i18n/locale-numbers.js';
+export { PAGE_MESSAGE_CATALOGUES, formatPageMessage, type PageMessageCatalogue, type PageMessageKey } from './i18n/page-message-format.js';
