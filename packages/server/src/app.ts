@@ -192,12 +192,18 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const emailLinks = createDownloadLinks(secret, config.notifications.fileLinkDays * 1440, now);
     const publicUrl = config.server.publicUrl?.replace(/\/$/, '') ?? null;
     const emailFileUrl = (fileId: string) => (publicUrl ? `${publicUrl}${emailLinks.create(fileId)}` : null);
+    const sites = createSiteServices(config);
+    // One localizer for every feature: the manifest cache and the submit path key on its Form objects.
+    const localize = createFormLocalizer((form) => forms.translationsOf(form));
     const worker = createDeliveryWorker({
       ...(metrics ? { observe: metrics.delivery } : {}),
       db: database.db,
       dialect: database.dialect,
       handle: createDeliveryHandler({
         forms,
+        // issue #34: emails in the language of the submission's site.
+        localize,
+        defaultLanguage: sites.defaultSite.language,
         mailer,
         templates: createEmailTemplates(config.notifications.templatesDir),
         from: config.notifications.from,
@@ -220,7 +226,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     };
     warnTemplates();
     forms.onChange(warnTemplates);
-    const deliveries = createDeliveryService({ db: database.db, forms, worker, planner: { mailingListsEnabled: config.mailingLists.url !== null }, now });
+    const deliveries = createDeliveryService({ db: database.db, forms, worker, planner: { mailingListsEnabled: config.mailingLists.url !== null }, sites, localize, now });
     const limit = (group: 'submit' | 'tokens' | 'graphql' | 'upload') =>
       config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group], metrics?.rateLimited) : null;
     const idempotency = createIdempotencyStore(database.db);
@@ -245,7 +251,6 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log, address });
     const payments = await createPaymentServices(config, { db: database.db, dialect: database.dialect, forms, submit, secret, now, log: app.log });
     cleanups.push(() => payments.close());
-    const sites = createSiteServices(config);
     const context: SvcContext = {
       config,
       database,
@@ -255,7 +260,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         now,
       ),
       sites,
-      localize: createFormLocalizer((form) => forms.translationsOf(form)),
+      localize,
       submit,
       payments: payments.context,
       profiles,

@@ -38,13 +38,14 @@ export type FormTranslations = Readonly<Record<string, FormTranslation>>;
 /**
  * The translation for `language`: the exact tag, else the tag shortened a subtag at a time
  * (`de-DE` takes `de`), compared case-insensitively as BCP 47 tags are. Null when none matches.
+ * Email templates pick their language variants the same way (notifications/email-template-files.ts).
  */
-export function pickTranslation(translations: FormTranslations, language: string): { readonly tag: string; readonly strings: FormTranslation } | null {
+export function pickTranslation<T = FormTranslation>(translations: Readonly<Record<string, T>>, language: string): { readonly tag: string; readonly strings: T } | null {
   const byLower = new Map(Object.keys(translations).map((tag) => [tag.toLowerCase(), tag]));
   const parts = language.toLowerCase().split('-');
   for (let length = parts.length; length > 0; length -= 1) {
     const tag = byLower.get(parts.slice(0, length).join('-'));
-    if (tag !== undefined) return { tag, strings: translations[tag] as FormTranslation };
+    if (tag !== undefined) return { tag, strings: translations[tag] as T };
   }
   return null;
 }

@@ -2,6 +2,7 @@
  * How each kind of job is delivered. A handler resolves with a short detail for the delivery log
  * or throws: a PermanentDeliveryError when retrying cannot help, any other error to retry.
  */
+import type { Form } from '@svc/core';
 import type { FormRegistry } from '../forms/form-registry.js';
 import { OutboundRefused, postOutbound, type OutboundPolicy } from '../security/outbound-http.js';
 import { PermanentDeliveryError, type DeliveryJob, type DeliveryPayload } from './delivery-model.js';
@@ -12,6 +13,10 @@ import { createWebhookListProvider, type MailingListProvider } from './mailing-l
 
 export interface HandlerDependencies {
   readonly forms: FormRegistry;
+  /** The form as a site in `language` reads it (its translation), for the labels in emails. */
+  readonly localize: (form: Form, language: string) => Form;
+  /** The default site's language: the language of jobs written before sites existed. */
+  readonly defaultLanguage: string;
   readonly mailer: Mailer;
   readonly templates: EmailTemplates;
   readonly from: string;
@@ -61,9 +66,12 @@ export function createDeliveryHandler(deps: HandlerDependencies): DeliveryHandle
         // A user's own confirmation never carries download links: the form must not become a way
         // to mail links to arbitrary addresses.
         const fileUrl = target.reason === 'user' ? () => null : deps.fileUrl;
-        const scope = templateScope(deps.forms.get(payload.form.handle), payload, fileUrl);
-        const mail = await deps.templates.render(target.template, scope);
-        return deps.mailer.send({ from: deps.from, to: target.to, ...mail, messageId: `<${job.uid}@svc>` });
+        // issue #34: written in the language of the site the submission was made on.
+        const language = payload.site?.language ?? deps.defaultLanguage;
+        const found = deps.forms.get(payload.form.handle);
+        const scope = templateScope(found && deps.localize(found, language), payload, fileUrl, language);
+        const mail = await deps.templates.render(target.template, scope, language);
+        return deps.mailer.send({ from: deps.from, to: target.to, ...mail, messageId: `<${job.uid}@svc>`, language });
       }
       case 'webhook': {
         if (!deps.webhookSecret) throw new PermanentDeliveryError('notifications.webhookSecret is not set, so webhooks cannot be signed');

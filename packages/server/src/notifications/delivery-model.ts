@@ -17,6 +17,11 @@ export interface DeliveryPayload {
   /** Paid submissions only (issue #12): gateway, intentId, amount (minor units), amountFormatted, currency, status. */
   readonly payment?: { readonly gateway: string; readonly intentId: string; readonly amount: number; readonly amountFormatted: string; readonly currency: string; readonly status: string };
   readonly files: readonly { readonly id: string; readonly field: string; readonly name: string; readonly kind: string; readonly size: number }[];
+  /**
+   * The site it was made on and that site's language (issue #34): its emails are written in it.
+   * Absent in jobs written before sites existed, which are the default site's.
+   */
+  readonly site?: { readonly handle: string; readonly language: string };
 }
 
 export interface DeliveryJob {

@@ -7,6 +7,7 @@ import type { Form, Values } from '@svc/core';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
+import type { Site, SiteRegistry } from '../sites/site-registry.js';
 import { listForSubmissions, type UploadRow } from '../files/upload-repository.js';
 import type { DeliveryPayload, DeliveryRecord, DeliveryTarget } from './delivery-model.js';
 import { planDeliveries, type PlannerOptions } from './delivery-planner.js';
@@ -34,6 +35,8 @@ export interface StoredForDelivery {
   readonly createdAt: string;
   readonly values: Values;
   readonly payment?: PaymentSummary | null;
+  /** The handle of the site it was made on (issue #34); its emails are in that site's language. */
+  readonly site?: string | null;
 }
 
 export interface DeliveryService {
@@ -61,14 +64,21 @@ export interface DeliveryService {
   readonly worker: DeliveryWorker;
 }
 
-function payloadOf(form: Form, submission: StoredForDelivery, files: readonly UploadRow[]): DeliveryPayload {
+function payloadOf(form: Form, submission: StoredForDelivery, files: readonly UploadRow[], site: Site): DeliveryPayload {
   return {
     form: { id: form.id, uid: form.uid, handle: form.handle, name: form.name },
     submission: { id: submission.id, uid: submission.uid, title: submission.title, createdAt: submission.createdAt, status: submission.status },
     values: submission.values,
     ...(submission.payment ? { payment: submission.payment } : {}),
     files: files.map((f) => ({ id: f.publicId, field: f.fieldHandle, name: f.name, kind: f.kind, size: f.size })),
+    // The language as it is now: a delivery never depends on later edits, the config included.
+    site: { handle: site.handle, language: site.language },
   };
+}
+
+/** The site a submission names; one since removed from the config (or none) is the default. */
+function siteOf(sites: SiteRegistry, handle: string | null | undefined): Site {
+  return sites.list.find((site) => site.handle === handle) ?? sites.defaultSite;
 }
 
 export function createDeliveryService(deps: {
@@ -76,12 +86,15 @@ export function createDeliveryService(deps: {
   forms: FormRegistry;
   worker: DeliveryWorker;
   planner: PlannerOptions;
+  sites: SiteRegistry;
+  /** The form as a site's language reads it: a held-back submission is released in its site's words. */
+  localize: (form: Form, language: string) => Form;
   now: () => Date;
 }): DeliveryService {
   const { db } = deps;
   const plan = (form: Form, values: Values) => planDeliveries(form, values, deps.planner);
   const jobsOf = (form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], files: readonly UploadRow[] = []): NewDelivery[] => {
-    const payload = payloadOf(form, submission, files);
+    const payload = payloadOf(form, submission, files, siteOf(deps.sites, submission.site));
     return targets.map((target) => ({ target, submissionId: submission.id, formId: form.id, payload }));
   };
   const enqueue = async (trx: Db, form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], hasFiles = true) => {
@@ -97,7 +110,9 @@ export function createDeliveryService(deps: {
     if (existing) return 0;
     const values = JSON.parse(row.values) as Values;
     const targets = plan(form, values);
-    await enqueue(trx, form, { id: row.id, uid: row.uid, title: row.title, status: row.status, createdAt: row.created_at, values }, targets);
+    const site = siteOf(deps.sites, row.site);
+    const stored = { id: row.id, uid: row.uid, title: row.title, status: row.status, createdAt: row.created_at, values, site: site.handle };
+    await enqueue(trx, deps.localize(form, site.language), stored, targets);
     return targets.length;
   };
   return {

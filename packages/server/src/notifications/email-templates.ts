@@ -1,16 +1,17 @@
 /**
- * Email templates as files (issue #5): `<templatesDir>/<name>/subject.liquid`, `html.liquid` and
- * `text.liquid`, rendered with LiquidJS in a sandbox: no file system (no partials), no
+ * Email templates (issue #5), rendered with LiquidJS in a sandbox: no file system (no partials), no
  * prototype access, bounded render time and memory, and every value HTML-escaped in the html
- * part. Templates can loop over `fields` (label, handle, value as text) and `files`.
+ * part. Templates can loop over `fields` (label, handle, value as text) and `files`. An email is
+ * written in its site's language (issue #34 item 4): the template's variant for that language
+ * when it has one (email-template-files.ts), labels from the form's translation, svc's own words
+ * from the catalogue (`words`), and `lang`/`dir` on the html part.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Liquid } from 'liquidjs';
-import type { Form } from '@svc/core';
+import { textDirection, type Form } from '@svc/core';
 import { PermanentDeliveryError, type DeliveryPayload } from './delivery-model.js';
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+import { booleanWord, emailWords, fileWords, markHtmlLanguage } from './email-language.js';
+import { TEMPLATE_NAME, completeSource, pickVariant, readTemplateParts, variantTags, type TemplateSource } from './email-template-files.js';
 
 function engine(escape: boolean): Liquid {
   return new Liquid({
@@ -28,11 +29,14 @@ function engine(escape: boolean): Liquid {
 const HTML = engine(true);
 const TEXT = engine(false);
 
-/** Built in, used when a form names no template: every field, in order. */
-const DEFAULT_TEMPLATE = {
-  subject: 'New submission: {{ form.name }}{% if submission.title != "" %} ({{ submission.title }}){% endif %}',
-  html: '<h1>{{ form.name }}</h1>\n<table>{% for field in fields %}<tr><th align="left">{{ field.label }}</th><td>{{ field.value }}</td></tr>{% endfor %}</table>\n{% if files.size > 0 %}<p>Files:</p><ul>{% for file in files %}<li>{{ file.name }} ({{ file.size }} bytes){% if file.url %} <a href="{{ file.url }}">download</a>{% endif %}</li>{% endfor %}</ul>{% endif %}',
-  text: '{{ form.name }}\n\n{% for field in fields %}{{ field.label }}: {{ field.value }}\n{% endfor %}{% for file in files %}File: {{ file.name }} ({{ file.size }} bytes){% if file.url %} {{ file.url }}{% endif %}\n{% endfor %}',
+/**
+ * Built in, used when a form names no template: every field, in order. Its own words are the
+ * catalogue's in the email's language (`words`, `file.sizeText`, `file.caption`), not Liquid text.
+ */
+const DEFAULT_TEMPLATE: TemplateSource = {
+  subject: '{{ words.subject }}',
+  html: '<h1>{{ form.name }}</h1>\n<table>{% for field in fields %}<tr><th align="left">{{ field.label }}</th><td>{{ field.value }}</td></tr>{% endfor %}</table>\n{% if files.size > 0 %}<p>{{ words.files }}</p><ul>{% for file in files %}<li>{{ file.name }} ({{ file.sizeText }}){% if file.url %} <a href="{{ file.url }}">{{ words.download }}</a>{% endif %}</li>{% endfor %}</ul>{% endif %}',
+  text: '{{ form.name }}\n\n{% for field in fields %}{{ field.label }}: {{ field.value }}\n{% endfor %}{% for file in files %}{{ file.caption }}{% if file.url %} {{ file.url }}{% endif %}\n{% endfor %}',
 };
 
 export interface RenderedEmail {
@@ -41,31 +45,39 @@ export interface RenderedEmail {
   readonly text: string;
 }
 
-function displayValue(value: unknown): string {
+function displayValue(value: unknown, language: string): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? v.map(displayValue).join(' | ') : displayValue(v))).join(', ');
+  if (typeof value === 'boolean') return booleanWord(language, value);
+  if (Array.isArray(value)) return value.map((v) => (Array.isArray(v) ? v.map((w) => displayValue(w, language)).join(' | ') : displayValue(v, language))).join(', ');
   return String(value);
 }
 
-/** The scope every template sees: plain data, nothing callable. */
-export function templateScope(form: Form | undefined, payload: DeliveryPayload, fileUrl: (id: string) => string | null) {
+/**
+ * The scope every template sees: plain data, nothing callable. `form` is the form as the email's
+ * site reads it (its translated labels); `language` is that site's language.
+ */
+export function templateScope(form: Form | undefined, payload: DeliveryPayload, fileUrl: (id: string) => string | null, language = 'en-US') {
   const fields = (form?.fields ?? [])
     .filter((f) => f.handle !== null && f.type !== 'submit' && Object.hasOwn(payload.values, f.handle))
-    .map((f) => ({ handle: f.handle as string, label: f.label, type: f.type, value: displayValue(payload.values[f.handle as string]) }));
+    .map((f) => ({ handle: f.handle as string, label: f.label, type: f.type, value: displayValue(payload.values[f.handle as string], language) }));
   return {
     form: payload.form,
     submission: payload.submission,
     values: payload.values,
     fields,
-    files: payload.files.map((f) => ({ ...f, url: fileUrl(f.id) })),
+    files: payload.files.map((f) => ({ ...f, url: fileUrl(f.id), ...fileWords(language, f.name, f.size) })),
     // issue #12: `{{ payment.amountFormatted }} {{ payment.currency }}` in a paid form's emails.
     payment: payload.payment ?? null,
+    // issue #34: `<html lang="{{ language }}" dir="{{ dir }}">` in a template that writes its own.
+    language,
+    dir: textDirection(language),
+    words: emailWords(language, payload.form.name, payload.submission.title),
   };
 }
 
 export interface EmailTemplates {
-  render(name: string, scope: object): Promise<RenderedEmail>;
+  /** `name`'s variant for `language` (else its own files), rendered and its html part marked with the language. */
+  render(name: string, scope: object, language?: string): Promise<RenderedEmail>;
 }
 
 type Parsed = ReturnType<Liquid['parse']>;
@@ -79,7 +91,8 @@ interface CompiledTemplate {
 /** How long a parsed template is trusted before its files are read again (edits show up this fast). */
 const RELOAD_MS = 2000;
 
-function compile(source: { subject: string; html: string; text: string }): CompiledTemplate {
+/** Parses a template's files; throws LiquidJS's error when one does not parse (forms check reports it). */
+export function compileTemplate(source: TemplateSource): CompiledTemplate {
   return {
     subject: TEXT.parse(source.subject),
     html: source.html === '' ? null : HTML.parse(source.html),
@@ -87,57 +100,60 @@ function compile(source: { subject: string; html: string; text: string }): Compi
   };
 }
 
+/** How a delivery log names a template: `contact-confirmation`, or `contact-confirmation (de)` for a variant. */
+const described = (name: string, tag: string | null) => (tag === null ? `"${name}"` : `"${name}" (${tag})`);
+
 export function createEmailTemplates(dir: string, clock: () => number = Date.now): EmailTemplates {
-  const read = async (name: string, part: 'subject' | 'html' | 'text'): Promise<string | null> => {
-    try {
-      return await readFile(join(dir, name, `${part}.liquid`), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-  };
-  const load = async (name: string): Promise<CompiledTemplate> => {
-    const [subject, html, text] = await Promise.all([read(name, 'subject'), read(name, 'html'), read(name, 'text')]);
-    if (subject === null || (html === null && text === null)) {
+  const load = async (name: string, tag: string | null): Promise<CompiledTemplate> => {
+    const source = completeSource(await readTemplateParts(tag === null ? join(dir, name) : join(dir, name, tag)));
+    if (source === null) {
       // The directory stays in the server log; the delivery log (shown to site owners) names the template only.
-      throw new PermanentDeliveryError(`template "${name}" needs subject.liquid and html.liquid or text.liquid in the templates directory`);
+      const where = tag === null ? 'in the templates directory' : `in its ${tag} folder`;
+      throw new PermanentDeliveryError(`template ${described(name, tag)} needs subject.liquid and html.liquid or text.liquid ${where}`);
     }
     try {
-      return compile({ subject, html: html ?? '', text: text ?? '' });
+      return compileTemplate(source);
     } catch (error) {
-      throw new PermanentDeliveryError(`template "${name}" failed to parse: ${(error as Error).message.split('\n')[0]}`);
+      throw new PermanentDeliveryError(`template ${described(name, tag)} failed to parse: ${(error as Error).message.split('\n')[0]}`);
     }
   };
   // Parsing once and reading the files once per RELOAD_MS is what lets the worker keep up with
-  // submits (issue #11); a failed load is not kept, so a fixed template works at once.
-  const cache = new Map<string, { at: number; template: Promise<CompiledTemplate> }>();
-  const builtIn = compile(DEFAULT_TEMPLATE);
-  const templateOf = (name: string): Promise<CompiledTemplate> => {
-    if (name === 'default') return Promise.resolve(builtIn);
-    if (!NAME.test(name)) return Promise.reject(new PermanentDeliveryError(`template name "${name}" is not valid`));
+  // submits (issue #11); a failed load is not kept, so a fixed template works at once. A
+  // template's list of language folders is read as often.
+  const cache = new Map<string, { at: number; value: Promise<unknown> }>();
+  const cached = <T>(key: string, make: () => Promise<T>): Promise<T> => {
     const now = clock();
-    const cached = cache.get(name);
-    if (cached && now - cached.at < RELOAD_MS) return cached.template;
-    const template = load(name);
-    cache.set(name, { at: now, template });
-    template.catch(() => cache.delete(name));
-    return template;
+    const entry = cache.get(key);
+    if (entry && now - entry.at < RELOAD_MS) return entry.value as Promise<T>;
+    const value = make();
+    cache.set(key, { at: now, value });
+    value.catch(() => cache.delete(key));
+    return value;
+  };
+  const builtIn = compileTemplate(DEFAULT_TEMPLATE);
+  const templateOf = async (name: string, language: string | undefined): Promise<{ template: CompiledTemplate; tag: string | null }> => {
+    if (name === 'default') return { template: builtIn, tag: null };
+    if (!TEMPLATE_NAME.test(name)) throw new PermanentDeliveryError(`template name "${name}" is not valid`);
+    const tags = language === undefined ? [] : await cached(`${name}\u0000tags`, () => variantTags(join(dir, name)));
+    const tag = language === undefined ? null : pickVariant(tags, language);
+    return { template: await cached(tag === null ? name : `${name}/${tag}`, () => load(name, tag)), tag };
   };
   return {
-    async render(name, scope) {
-      const template = await templateOf(name);
+    async render(name, scope, language) {
+      const { template, tag } = await templateOf(name, language);
       // Rendered synchronously: the templates are parsed and in memory and no filter waits on
       // anything, and the async renderer's promise per tag cost a third of the time (issue #17).
       // The render, memory and parse limits hold in both.
       try {
+        const html = template.html === null ? '' : HTML.renderSync(template.html, scope);
         return {
           // A subject is one line, whatever the template or the values say.
           subject: TEXT.renderSync(template.subject, scope).replace(/[\r\n]+/g, ' ').trim().slice(0, 300),
-          html: template.html === null ? '' : HTML.renderSync(template.html, scope),
+          html: language === undefined ? html : markHtmlLanguage(html, language),
           text: template.text === null ? '' : TEXT.renderSync(template.text, scope),
         };
       } catch (error) {
-        throw new PermanentDeliveryError(`template "${name}" failed to render: ${(error as Error).message.split('\n')[0]}`);
+        throw new PermanentDeliveryError(`template ${described(name, tag)} failed to render: ${(error as Error).message.split('\n')[0]}`);
       }
     },
   };

@@ -18,6 +18,8 @@ export interface OutgoingMail {
   readonly text: string;
   /** Groups a delivery's retries in the receiver's threading (Message-ID stays stable). */
   readonly messageId: string;
+  /** The BCP 47 tag it is written in, sent as Content-Language (issue #34). */
+  readonly language?: string;
 }
 
 export interface Mailer {
@@ -35,6 +37,7 @@ export function createMailer(options: { smtpUrl: string | null; dataDir: string;
     baseBoundary: randomHex(8),
     ...(mail.html ? { html: mail.html } : {}),
     ...(mail.text ? { text: mail.text } : {}),
+    ...(mail.language ? { headers: { 'Content-Language': mail.language } } : {}),
   });
   if (options.smtpUrl) {
     // The URL and the options in one object: nodemailer reads a second argument as defaults for

@@ -108,7 +108,7 @@ export async function persist(services: PersistServices, input: PersistInput) {
   const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
   // With its id key from the start, so `{ ...stored, id }` below overrides a key instead of adding
   // one, which in optimised code would give each copy a hidden class of its own (issue #17).
-  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null, id: null as number | null };
+  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null, site: input.site ?? null, id: null as number | null };
   // issue #5: spam notifies nobody; everything else has its jobs written with the row.
   const targets = spamReasons.length === 0 ? services.deliveries.plan(form, values) : [];
   const notify = targets.length > 0;

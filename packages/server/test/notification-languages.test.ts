@@ -1,0 +1,125 @@
+/**
+ * Notification emails in the site's language (issue #34 item 4), end to end through the real SMTP
+ * server the notification tests use: the demo's contact form and templates, submitted on a German,
+ * an Arabic, an Austrian (de-AT) and a French site. The owner's email is svc's built-in layout (its
+ * words from the catalogue, labels from the form's translation); the submitter's confirmation is
+ * examples/templates/contact-confirmation, whose `de/` and `ar/` folders are its language variants.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { createTestApp, EXAMPLE_FORMS_DIR, type TestApp } from './support/test-app.js';
+import { startSmtpSink, type CapturedMail, type SmtpSink } from './support/smtp-sink.js';
+
+const TEMPLATES = resolve(EXAMPLE_FORMS_DIR, '../templates');
+const OWNER = 'owner@example.test';
+
+const SITES = [
+  { handle: 'default', language: 'en-US', default: true },
+  { handle: 'de', language: 'de-DE', timezone: 'Europe/Berlin' },
+  { handle: 'ar', language: 'ar' },
+  // No template variant nor form translation is written for these two: they show the fallbacks.
+  { handle: 'at', language: 'de-AT' },
+  { handle: 'fr', language: 'fr-FR' },
+];
+
+describe('notification emails per site language', () => {
+  let app: TestApp;
+  let sink: SmtpSink;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    app = await createTestApp({
+      config: {
+        sites: SITES,
+        notifications: { templatesDir: TEMPLATES, from: 'Forms <forms@svc.test>', smtpUrl: sink.url },
+        deliveries: { pollMs: 100, backoffSeconds: 0.05, maxAttempts: 2, timeoutMs: 2000 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await sink?.close();
+  });
+  beforeEach(() => sink.clear());
+
+  /** Submits the contact form on `site` and returns the owner's and the submitter's emails. */
+  async function submitOn(site: string | null, first: string, last: string) {
+    const email = `${first.toLowerCase()}@visitor.test`;
+    const res = await app.submit('contact', {
+      intent: 'submit',
+      values: { firstName: first, lastName: last, email, message: 'Hallo & <b>hi</b>' },
+      ...(site === null ? {} : { context: { site } }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const to = (address: string) => (mail: CapturedMail) => mail.envelope.to.includes(address);
+    const [owner, confirmation] = await Promise.all([sink.waitFor(to(OWNER), 10_000), sink.waitFor(to(email), 10_000)]);
+    return { owner, confirmation };
+  }
+
+  it('writes both emails of a submission on the German site in German', async () => {
+    const { owner, confirmation } = await submitOn('de', 'Anna', 'Schmidt');
+
+    // svc's own layout: the catalogue's words, the form's German name and labels.
+    expect(owner.subject).toBe('Neue Einsendung: Kontakt (Anna Schmidt)');
+    expect(owner.header('content-language')).toBe('de-DE');
+    expect(owner.html).toContain('<div lang="de-DE" dir="ltr">');
+    expect(owner.html).toContain('<h1>Kontakt</h1>');
+    expect(owner.html).toContain('<th align="left">Vorname</th><td>Anna</td>');
+    expect(owner.html).toContain('<th align="left">E-Mail-Adresse</th>');
+    // Values stay escaped in the html part, as in every template.
+    expect(owner.html).toContain('Hallo &amp; &lt;b&gt;hi&lt;/b&gt;');
+    expect(owner.text).toContain('Nachname: Schmidt');
+    expect(owner.text).not.toContain('First name');
+
+    // The confirmation template's de/ variant, with the translated labels in its table.
+    expect(confirmation.subject).toBe('Danke für Ihre Nachricht, Anna');
+    expect(confirmation.html).toContain('<div lang="de-DE" dir="ltr">');
+    expect(confirmation.html).toContain('wir haben Ihre Nachricht erhalten');
+    expect(confirmation.text).toContain('Nachricht: Hallo & <b>hi</b>');
+    expect(confirmation.text).toContain('— Kontakt');
+  });
+
+  it('writes the Arabic site\'s emails in Arabic, right to left', async () => {
+    const { owner, confirmation } = await submitOn('ar', 'Layla', 'Haddad');
+
+    expect(owner.subject).toBe('إرسال جديد: اتصل بنا (Layla Haddad)');
+    expect(owner.html).toContain('<div lang="ar" dir="rtl">');
+    expect(owner.html).toContain('<th align="left">الاسم الأول</th><td>Layla</td>');
+    expect(owner.header('content-language')).toBe('ar');
+
+    expect(confirmation.subject).toBe('شكرًا على رسالتك يا Layla');
+    expect(confirmation.html).toContain('<div lang="ar" dir="rtl">');
+    expect(confirmation.text).toContain('البريد الإلكتروني: layla@visitor.test');
+  });
+
+  it("falls back to the site's base language: a de-AT site gets the de variant and German words", async () => {
+    const { owner, confirmation } = await submitOn('at', 'Franz', 'Huber');
+
+    expect(confirmation.subject).toBe('Danke für Ihre Nachricht, Franz');
+    // The html part names the site's own language, which the de variant serves.
+    expect(confirmation.html).toContain('<div lang="de-AT" dir="ltr">');
+    expect(owner.subject).toBe('Neue Einsendung: Kontakt (Franz Huber)');
+    expect(owner.text).toContain('Vorname: Franz');
+  });
+
+  it("falls back to the template's own files and the form's own labels where no translation exists, never to a blank", async () => {
+    const { owner, confirmation } = await submitOn('fr', 'Jo', 'Martin');
+
+    // No fr/ folder: the template's own (English) files; no fr translation: the form's own labels.
+    expect(confirmation.subject).toBe('Thanks for your message, Jo');
+    expect(confirmation.text).toContain('First name: Jo');
+    expect(confirmation.html).toContain('<div lang="fr-FR" dir="ltr">');
+    // svc's own words are in the catalogue's French all the same.
+    expect(owner.subject).toBe('Nouvelle réponse : Contact (Jo Martin)');
+    expect(owner.text).toContain('Last name: Martin');
+  });
+
+  it('keeps the default site in English, the built-in subject as it was', async () => {
+    const { owner, confirmation } = await submitOn(null, 'Ann', 'Lee');
+
+    expect(owner.subject).toBe('New submission: Contact (Ann Lee)');
+    expect(owner.html).toContain('<div lang="en-US" dir="ltr">');
+    expect(owner.text).toContain('First name: Ann');
+    expect(confirmation.subject).toBe('Thanks for your message, Ann');
+  });
+});
