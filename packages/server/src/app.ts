@@ -62,6 +62,7 @@ import { installRequestTiming, registerMetrics } from './metrics/metrics-routes.
 import { registerOpenapi } from './openapi/openapi-feature.js';
 import { createSiteServices, localizeError } from './sites/sites-feature.js';
 import { createFormLocalizer } from './forms/form-translations.js';
+import { createInsightsServices, registerInsights, type InsightsFeature } from './insights/insights-feature.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -79,6 +80,7 @@ export interface SvcContext extends AppContext {
   readonly payments: PaymentContext;
   readonly profiles: ProfileFeature;
   readonly classic: ClassicFeature;
+  readonly insights: InsightsFeature;
 }
 
 export interface SvcApp {
@@ -230,8 +232,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const limit = (group: 'submit' | 'tokens' | 'graphql' | 'upload') =>
       config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group], metrics?.rateLimited) : null;
     const idempotency = createIdempotencyStore(database.db);
+    // issue #38: every answered step and served manifest counted, as hourly aggregates only.
+    const insights = createInsightsServices(config, { db: database.db, writes, log: app.log, sites, now, registry: metrics?.registry ?? null });
     const submit = {
       ...(metrics ? { observe: metrics.submission } : {}),
+      ...(insights.steps ? { steps: insights.steps } : {}),
       db: database.db,
       writes,
       csrf,
@@ -255,16 +260,17 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       config,
       database,
       forms,
-      manifests: createManifestCache(
+      manifests: insights.countViews(createManifestCache(
         { csrfEnabled: csrf !== null, spamFields, captcha, fileCeilingKB: config.files.maxFileSizeKB, publicUrl: config.server.publicUrl, defaultSite: sites.defaultSite, payments: payments.manifest },
         now,
-      ),
+      )),
       sites,
       localize,
       submit,
       payments: payments.context,
       profiles,
       classic: createClassicServices(config, { db: database.db, secret, now }),
+      insights,
       drafts,
       idempotency,
       uploads,
@@ -297,6 +303,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await registerPayments(app, context, payments, config);
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     await adminRoutes(app, context);
+    await registerInsights(app, context, insights);
     // The sign-in lockout counts in the limiter's store: shared through Redis when configured.
     await registerConsole(app, context, { secret, counters: limiterStore });
     if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir, config.classic.propertiesPath);

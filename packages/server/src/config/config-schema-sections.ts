@@ -115,6 +115,14 @@ export const MetricsSection = Type.Object(
   },
   { additionalProperties: false, default: {} },
 );
+/** Insights: drop-off and field friction from aggregates only (issue #38, docs/insights.md). */
+export const InsightsSection = Type.Object(
+  {
+    enabled: Type.Boolean({ default: true, description: 'Count views, steps, starts, completions and field errors per form and hour (no values, no addresses, no identifiers).' }),
+    retentionDays: Type.Integer({ minimum: 1, maximum: 3650, default: 395, description: 'Days the hourly insights counts are kept; the hourly purge deletes older ones.' }),
+  },
+  { additionalProperties: false, default: {} },
+);
 /** Classic rendering: the properties JSON and form posts (issue #14). */
 export const ClassicSection = Type.Object(
   {

@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import {
-  AdminSection, AuthSection, CaptchaSection, ClassicSection, FilesSection, ConsoleSection, MetricsSection, PaymentsSection, ProfileLinksSection, SitesSection, StringEnum,
+  AdminSection, AuthSection, CaptchaSection, ClassicSection, FilesSection, ConsoleSection, MetricsSection, InsightsSection, PaymentsSection, ProfileLinksSection, SitesSection, StringEnum,
 } from './config-schema-sections.js';
 
 const OriginList = Type.Array(Type.String({ minLength: 1 }), {
@@ -366,6 +366,7 @@ export const ConfigSchema = Type.Object(
     ),
     console: ConsoleSection,
     metrics: MetricsSection,
+    insights: InsightsSection,
     classic: ClassicSection,
     payments: PaymentsSection,
     drafts: Type.Object(

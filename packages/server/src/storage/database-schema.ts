@@ -222,6 +222,47 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+/** issue #38: answered steps per form, hour (since the epoch), site, page, intent and outcome. */
+export interface InsightStepsTable {
+  form_id: number;
+  hour: number;
+  site: string;
+  page: number;
+  intent: string;
+  outcome: string;
+  n: number;
+}
+
+/** issue #38: validation errors per field and message key. */
+export interface InsightFieldErrorsTable {
+  form_id: number;
+  hour: number;
+  site: string;
+  field: string;
+  message_key: string;
+  n: number;
+}
+
+/** issue #38: views, starts, completions, resumes (page -1); reached and net arrivals ("at") per page. */
+export interface InsightCountsTable {
+  form_id: number;
+  hour: number;
+  site: string;
+  kind: string;
+  page: number;
+  n: number;
+}
+
+/** issue #38: journeys that left a page after `seconds` (a histogram bucket's floor). */
+export interface InsightDurationsTable {
+  form_id: number;
+  hour: number;
+  site: string;
+  page: number;
+  seconds: number;
+  n: number;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
@@ -239,4 +280,8 @@ export interface Database {
   svc_classic_sessions: ClassicSessionsTable;
   svc_audit_log: AuditLogTable;
   svc_console_sessions: ConsoleSessionsTable;
+  svc_insight_steps: InsightStepsTable;
+  svc_insight_field_errors: InsightFieldErrorsTable;
+  svc_insight_counts: InsightCountsTable;
+  svc_insight_durations: InsightDurationsTable;
 }

@@ -19,6 +19,7 @@ import * as mergeUploadIndexes from './migrations/202611271000-merge-upload-inde
 import * as addPaymentOwner from './migrations/202611271700-add-payment-owner.js';
 import * as createConsoleSessions from './migrations/202611271800-create-console-sessions.js';
 import * as addSubmissionSite from './migrations/202611272000-add-submission-site.js';
+import * as createInsights from './migrations/202611272210-create-insights.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -41,6 +42,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611271700-add-payment-owner': addPaymentOwner,
   '202611271800-create-console-sessions': createConsoleSessions,
   '202611272000-add-submission-site': addSubmissionSite,
+  '202611272210-create-insights': createInsights,
 };
 
 /**

@@ -17,6 +17,8 @@ export interface PurgeReport {
   readonly spam: number;
   /** Classic-post flashes nobody came back for, and expired stored classic sessions (issue #14). */
   readonly classicFlashes: number;
+  /** Hourly insights counts past `insights.retentionDays` (issue #38). */
+  readonly insights: number;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface FeaturePurge {
   purge(now: Date): Promise<number>;
 }
 
-export type PurgeContext = Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database'> & { readonly classic: FeaturePurge };
+export type PurgeContext = Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database'> & { readonly classic: FeaturePurge; readonly insights?: FeaturePurge };
 
 export async function purgeExpired(ctx: PurgeContext): Promise<PurgeReport> {
   const now = ctx.submit.now();
@@ -39,6 +41,7 @@ export async function purgeExpired(ctx: PurgeContext): Promise<PurgeReport> {
     uploads: await ctx.uploads.purgeUnattached(now),
     ...retention,
     classicFlashes: await ctx.classic.purge(now),
+    insights: ctx.insights ? await ctx.insights.purge(now) : 0,
   };
 }
 
@@ -48,7 +51,7 @@ export function startPurgeJob(ctx: PurgeContext, log: FastifyBaseLogger): { stop
   const run = () => {
     purgeExpired(ctx).then(
       (report) => {
-        if (report.drafts + report.idempotencyKeys + report.uploads + report.submissions + report.spam + report.classicFlashes > 0) log.info(report, 'purged expired data');
+        if (report.drafts + report.idempotencyKeys + report.uploads + report.submissions + report.spam + report.classicFlashes + report.insights > 0) log.info(report, 'purged expired data');
       },
       (error: unknown) => log.error({ err: error }, 'purge failed; will retry next hour'),
     );

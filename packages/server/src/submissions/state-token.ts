@@ -14,6 +14,21 @@ export interface MultiPageState {
   /** Raw values of earlier pages as they were posted (re-normalised on every step). */
   readonly values: Readonly<Record<string, unknown>>;
   readonly issuedAt: number;
+  /**
+   * The journey so far (issue #38), carried inside the sealed token instead of being kept about
+   * anyone on the server: whether it has started, the pages it has reached, and since when it has
+   * been on this one. Absent in tokens sealed before insights existed.
+   */
+  readonly journey?: JourneyMarks;
+}
+
+export interface JourneyMarks {
+  /** The first successful `next` or the first `validate` has happened (a loaded draft counts). */
+  readonly started: boolean;
+  /** Page indexes reached, each once. */
+  readonly seen: readonly number[];
+  /** When the journey came to its current page (ms since the epoch). */
+  readonly pageSince: number;
 }
 
 export interface StateTokens {
@@ -51,5 +66,21 @@ export function createStateTokens(secret: string): StateTokens {
       if (now - state.issuedAt > maxAgeMs || state.issuedAt > now + 60_000) return null;
       return state;
     },
+  };
+}
+
+/**
+ * The journey marks a step's answer carries on (issue #38), from the marks it came with: started
+ * by a `validate` or by a `next` that moved on, the page it is on added to those reached, and the
+ * clock restarted when it changed page. A journey without marks (its first answer, or a token
+ * sealed before insights) starts at `from` now.
+ */
+export function advanceJourney(previous: JourneyMarks | undefined, from: number, to: number, intent: string, now: number): JourneyMarks {
+  const started = previous?.started === true || intent === 'validate' || (intent === 'next' && to !== from);
+  const seen = previous?.seen ?? [from];
+  return {
+    started,
+    seen: seen.includes(to) ? seen : [...seen, to],
+    pageSince: previous && to === from ? previous.pageSince : now,
   };
 }

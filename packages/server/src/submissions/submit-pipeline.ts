@@ -30,6 +30,7 @@ import { browserBindingHash } from '../security/browser-binding.js';
 import { withKeys } from './object-shapes.js';
 import { DRAFT_REFUSED, spamReasonsFor, spamRejected } from './submit-spam.js';
 import type { Site } from '../sites/site-registry.js';
+import { emptyTrace, type StepListener, type StepTrace } from './submit-trace.js';
 
 export interface SubmitServices {
   readonly db: Kysely<Database>;
@@ -52,6 +53,8 @@ export interface SubmitServices {
   readonly now: () => Date;
   /** Hears every answered submit (metrics, issue #16). */
   readonly observe?: (form: Form, result: SubmitResult) => void;
+  /** Hears every answered step with where it came from (insights, issue #38). */
+  readonly steps?: StepListener;
 }
 
 export interface SubmitInput {
@@ -254,7 +257,7 @@ async function submitWhole(
   return submitted(services, step, submission, stored, date);
 }
 
-async function runSteps(services: SubmitServices, form: Form, input: SubmitInput): Promise<SubmitResult> {
+async function runSteps(services: SubmitServices, form: Form, input: SubmitInput, trace: StepTrace): Promise<SubmitResult> {
   const date = services.now();
   const { request } = input;
   let draft: LoadedDraft | null = null;
@@ -264,14 +267,14 @@ async function runSteps(services: SubmitServices, form: Form, input: SubmitInput
   }
   // contract §5: a draft that cannot be loaded is passed over, as Freeform does, with one warning
   // that reads the same for an unknown token and a wrong key (no oracle).
-  const result = await runLoaded(services, form, input, draft, date);
+  const result = await runLoaded(services, form, input, draft, date, trace);
   // The loaded draft's uploads by name and size, for a client that did not upload them (issue #31).
   if (draft) return withStateFiles(result, await draftFiles(services.uploads, form, draft.values, result.body.state.values));
   if (draftToken === undefined && draftKey === undefined) return result;
   return { ...result, body: { ...result.body, warnings: [...result.body.warnings, 'draft_not_loaded'] } };
 }
 
-async function runLoaded(services: SubmitServices, form: Form, input: SubmitInput, draft: LoadedDraft | null, date: Date): Promise<SubmitResult> {
+async function runLoaded(services: SubmitServices, form: Form, input: SubmitInput, draft: LoadedDraft | null, date: Date, trace: StepTrace): Promise<SubmitResult> {
   const now = date.getTime();
   const { request } = input;
   const wholeForm = input.wholeForm === true;
@@ -286,6 +289,9 @@ async function runLoaded(services: SubmitServices, form: Form, input: SubmitInpu
     raw: mergeValues(form, loaded, request.values, { wholeForm: wholeForm || request.intent === 'saveDraft', keepLoaded: draft !== null }),
     messages: input.site ? fieldMessages(input.site.language) : FIELD_MESSAGES,
   };
+  trace.state = loaded;
+  trace.multiPage = step.multiPage;
+  trace.resumed = draft !== null && request.context.stateToken === undefined;
 
   const fileErrors = request.intent === 'back' ? {} : await checkUploads(services.uploads, form, request, step.raw, readHandles(step), input.uploads, step.state.values, browserBindingHash(input.browser));
   if (request.intent === 'saveDraft') return saveDraft(services, step, input, draft, date, fileErrors);
@@ -313,15 +319,18 @@ async function runLoaded(services: SubmitServices, form: Form, input: SubmitInpu
 }
 
 export async function submitForm(services: SubmitServices, form: Form, input: SubmitInput): Promise<SubmitResult> {
-  const result = await submitOnceChecked(services, form, input);
+  const trace = emptyTrace();
+  const result = await submitOnceChecked(services, form, input, trace);
   services.observe?.(form, result);
+  // The one place every transport's every answer passes (issue #38): counted once, here.
+  services.steps?.({ form, request: input.request, site: input.site?.handle ?? null, result, trace, at: services.now() });
   return result;
 }
 
-async function submitOnceChecked(services: SubmitServices, form: Form, input: SubmitInput): Promise<SubmitResult> {
+async function submitOnceChecked(services: SubmitServices, form: Form, input: SubmitInput, trace: StepTrace): Promise<SubmitResult> {
   assertCsrf(services, input);
   const key = input.idempotencyKey ?? input.request.meta.idempotencyKey;
-  if (key === undefined) return runSteps(services, form, input);
+  if (key === undefined) return runSteps(services, form, input, trace);
   // contract §4: the same key with the same request replays the first answer; another request is a conflict.
   const { idempotencyKey: _key, ...meta } = input.request.meta;
   // A multipart retry stores its files again under new ids, so it is compared by what was posted.
@@ -331,10 +340,13 @@ async function submitOnceChecked(services: SubmitServices, form: Form, input: Su
   const profile = input.profile ? [input.profile.record] : [];
   const fingerprint = requestFingerprint([form.uid, input.request.intent, values, meta, input.request.context, input.wholeForm === true, ...profile]);
   const outcome = await services.idempotency.begin(form.id, key, fingerprint, services.now());
-  if (outcome.kind === 'replay') return outcome.result;
+  if (outcome.kind === 'replay') {
+    trace.replay = true;
+    return outcome.result;
+  }
   if (outcome.kind === 'conflict') throw new SvcError('IDEMPOTENCY_CONFLICT', outcome.message);
   try {
-    const result = await runSteps(services, form, input);
+    const result = await runSteps(services, form, input, trace);
     await services.idempotency.complete(form.id, key, result);
     return result;
   } catch (error) {

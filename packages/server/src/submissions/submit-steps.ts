@@ -16,7 +16,7 @@ import {
   type Visibility,
 } from '@svc/core';
 import type { LoadedDraft } from '../drafts/draft-service.js';
-import type { MultiPageState, StateTokens } from './state-token.js';
+import { advanceJourney, type MultiPageState, type StateTokens } from './state-token.js';
 import type { SubmitRequest } from './submit-request.js';
 import { submitResult, type SubmitResult } from './submit-response.js';
 
@@ -43,8 +43,9 @@ export function loadState(
   options: { wholeForm: boolean; draft: LoadedDraft | null; now: number; stateMaxAgeMs?: number },
 ): MultiPageState | SubmitResult {
   const { draft, now } = options;
+  // A resumed draft goes on with a journey that has started (issue #38), on the draft's page.
   const start: MultiPageState = draft
-    ? { formUid: form.uid, pageIndex: draft.pageIndex, pageHistory: draft.pageHistory, values: draft.values, issuedAt: now }
+    ? { formUid: form.uid, pageIndex: draft.pageIndex, pageHistory: draft.pageHistory, values: draft.values, issuedAt: now, journey: { started: true, seen: [...draft.pageHistory, draft.pageIndex], pageSince: now } }
     : { formUid: form.uid, pageIndex: 0, pageHistory: [], values: {}, issuedAt: now };
   if (form.pages.length === 1 || options.wholeForm) return { ...start, pageIndex: 0, pageHistory: [] };
   const token = request.context.stateToken;
@@ -126,7 +127,8 @@ export function resultParts(step: Step, pageIndex: number, stateToken: string | 
 
 export function sealNext(stateTokens: StateTokens, step: Step, pageIndex: number, history: readonly number[], now: number): string | null {
   if (!step.multiPage) return null;
-  return stateTokens.seal({ formUid: step.form.uid, pageIndex, pageHistory: history, values: step.raw, issuedAt: now });
+  const journey = advanceJourney(step.state.journey, step.state.pageIndex, pageIndex, step.request.intent, now);
+  return stateTokens.seal({ formUid: step.form.uid, pageIndex, pageHistory: history, values: step.raw, issuedAt: now, journey });
 }
 
 /** Values to store: visible fields only (contract §4: hidden values are neither validated nor stored). */
