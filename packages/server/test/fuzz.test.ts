@@ -204,11 +204,19 @@ function planAdmin(rng: Rng, w: World): Draft {
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
   const handle = rng.pick(w.forms).handle;
   const id = pickOr(rng, w.submissionIds, String(rng.int(1, 50)));
-  const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download'], [1, 'audit']] as const);
+  const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download'], [1, 'audit'], [2, 'insights']] as const);
   if (which === 'forms') return draft('admin-forms', 'GET', '/svc/api/admin/forms', headers);
   if (which === 'audit') {
     const query = rng.pick(['', `limit=${rng.int(-2, 600)}`, `before=${rng.pick([String(rng.int(-5, 500)), randomWord(rng, 1, 20)])}`, `limit=2&before=${rng.int(1, 100)}`]);
     return draft('admin-audit', 'GET', '/svc/api/admin/audit', headers, null, query);
+  }
+  if (which === 'insights') {
+    // issue #38: periods and sites, well formed and not.
+    const instant = () => rng.pick(['2026-11-22', '2026-11-22T10:00:00Z', '2026-02-30', randomWord(rng, 1, 70), String(rng.int(-5, 3e9)), '']);
+    const query = [rng.chance(0.6) ? `from=${encodeURIComponent(instant())}` : '', rng.chance(0.6) ? `to=${encodeURIComponent(instant())}` : '', rng.chance(0.3) ? `site=${rng.pick(['default', 'de', randomWord(rng, 1, 80)])}` : '', rng.chance(0.1) ? 'from=2026-11-01&from=2026-11-02' : '']
+      .filter(Boolean)
+      .join('&');
+    return draft('admin-insights', 'GET', `/svc/api/admin/forms/${handle}/insights`, headers, null, query);
   }
   if (which === 'list') return draft('admin-list', 'GET', `/svc/api/admin/forms/${handle}/submissions`, headers, null, adminQuery(rng, w.statuses, w.cursors, false));
   if (which === 'get') return draft('admin-get', 'GET', `/svc/api/admin/submissions/${id}`, headers);

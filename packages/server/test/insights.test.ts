@@ -171,6 +171,8 @@ function walkSuite(url: () => string | null): void {
     expect([bad.statusCode, bad.json().code]).toEqual([400, 'PAYLOAD_INVALID']);
     const backwards = await admin('/svc/api/admin/forms/application/insights?from=2026-11-23&to=2026-11-22');
     expect([backwards.statusCode, backwards.json().code]).toEqual([400, 'PAYLOAD_INVALID']);
+    const unknown = await admin('/svc/api/admin/forms/application/insights?limit=5');
+    expect([unknown.statusCode, unknown.json().code]).toEqual([400, 'PAYLOAD_INVALID']);
     const site = await admin('/svc/api/admin/forms/application/insights?site=nowhere');
     expect([site.statusCode, site.json().code]).toEqual([404, 'SITE_NOT_FOUND']);
     const form = await admin('/svc/api/admin/forms/nothing/insights');

@@ -30,6 +30,8 @@ export interface RawInsightsQuery {
 }
 
 export function parseInsightsQuery(raw: RawInsightsQuery, sites: SiteRegistry, now: Date): ReportQuery {
+  const unknown = Object.keys(raw).find((name) => name !== 'from' && name !== 'to' && name !== 'site');
+  if (unknown !== undefined) throw new SvcError('PAYLOAD_INVALID', `Unknown parameter \`${unknown.slice(0, 40)}\`: use from, to and site.`);
   for (const name of ['from', 'to', 'site'] as const) {
     const value = raw[name];
     if (value !== undefined && (typeof value !== 'string' || value.length > 64)) throw new SvcError('PAYLOAD_INVALID', `\`${name}\` must be one short string.`);
