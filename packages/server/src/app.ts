@@ -253,7 +253,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       draftTtlDays: config.drafts.ttlDays,
       now,
     };
-    const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log, address });
+    const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log, address, localize });
     const payments = await createPaymentServices(config, { db: database.db, dialect: database.dialect, forms, submit, secret, now, log: app.log });
     cleanups.push(() => payments.close());
     const context: SvcContext = {

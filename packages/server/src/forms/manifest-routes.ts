@@ -6,7 +6,8 @@ import { MANIFEST_MAX_AGE, manifestBytes } from './manifest-builder.js';
 import { manifestSchema } from './manifest-schemas.js';
 import { siteOfQuery } from '../sites/site-registry.js';
 
-function matchesEtag(header: string | undefined, etag: string): boolean {
+/** Whether an If-None-Match header names `etag` (also used by the profile manifest). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((candidate) => {
     const tag = candidate.trim();

@@ -3,7 +3,7 @@
  * profile, the signed link of a `requiresSignedToken` one (its bound properties win over, and must
  * agree with, those of the request), a link already spent, and the context that follows.
  */
-import { SvcError } from '@svc/core';
+import { SvcError, type Form } from '@svc/core';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { BearerVerifier, VerifiedUser } from './profile-auth.js';
@@ -15,6 +15,8 @@ import type { ResolvedProfile } from './profile-registry.js';
 
 export interface ProfileServices {
   readonly db: Kysely<Database>;
+  /** The form as a site in `language` reads it (issue #34); absent: the form's own words. */
+  readonly localize?: (form: Form, language: string) => Form;
   readonly bearer: BearerVerifier;
   readonly links: LinkTokens;
   readonly log: (error: unknown) => void;

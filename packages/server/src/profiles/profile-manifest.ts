@@ -4,6 +4,7 @@
  * hiddenFields, lockedFields}`. Hidden fields are left out of what the respondent is sent (fields
  * and layout); locked fields carry their value and are read-only.
  */
+import { createHash } from 'node:crypto';
 import type { CachedManifest } from '../forms/manifest-builder.js';
 import { manifestData } from '../forms/manifest-builder.js';
 import type { ProfileCachePolicy } from './profile-cache.js';
@@ -31,6 +32,17 @@ function lockedField(field: ManifestField, value: unknown): ManifestField {
     frontend: { ...field.frontend, config: { ...field.frontend.config, readOnly: true } },
     readOnly: true,
   } as ManifestField;
+}
+
+/**
+ * A strong ETag for one profile manifest: the form's manifest on its site (whose ETag already
+ * varies by definition, config and site, issue #34) with what this request adds to it.
+ */
+export function profileManifestEtag(manifestEtag: string, input: { profile: string; properties: PropertyValues; context: ProfileContext; cache: ProfileCachePolicy['block'] }): string {
+  // What the body shows, no more: hidden values stay out of it, or an ETag would let them be guessed.
+  const shown = { ...input, context: { ...input.context, hiddenFields: Object.keys(input.context.hiddenFields) } };
+  const hash = createHash('sha256').update(manifestEtag).update('\u0000').update(JSON.stringify(shown)).digest('base64url');
+  return `"${hash.slice(0, 27)}"`;
 }
 
 export function buildProfileManifest(

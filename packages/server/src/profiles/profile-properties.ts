@@ -53,7 +53,7 @@ export function checkProperties(profile: ProfileConfig, entries: readonly (reado
 
 /**
  * The property entries of a manifest query, unchecked (a signed link may still fill some in); any
- * other parameter but `token` is a raw identifier or a typo.
+ * other parameter but `token` and `site` (issue #34, the site read) is a raw identifier or a typo.
  */
 export function queryPropertyEntries(query: Readonly<Record<string, unknown>>): [string, unknown][] {
   const entries: [string, unknown][] = [];
@@ -62,7 +62,7 @@ export function queryPropertyEntries(query: Readonly<Record<string, unknown>>): 
     if (match) entries.push([match[1] as string, value]);
     else if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) entries.push(...Object.entries(value));
     else if (RAW_IDENTIFIERS.has(key)) throw invalid(`"${key}" cannot be passed to a profile; declare a property instead.`);
-    else if (key !== 'token') throw invalid(`Unknown parameter "${key.slice(0, 64)}"; pass properties as properties[name]=value.`);
+    else if (key !== 'token' && key !== 'site') throw invalid(`Unknown parameter "${key.slice(0, 64)}"; pass properties as properties[name]=value.`);
   }
   return entries;
 }

@@ -18,7 +18,9 @@ import { readIdempotencyKey } from '../submissions/idempotency-header.js';
 import { SERVICE_VERSION } from '../version.js';
 import { authorizeProfile, type ProfileServices } from './profile-access.js';
 import { submitThroughProfile } from './profile-submit.js';
-import { buildProfileManifest } from './profile-manifest.js';
+import { buildProfileManifest, profileManifestEtag } from './profile-manifest.js';
+import { siteOfQuery } from '../sites/site-registry.js';
+import { matchesEtag } from '../forms/manifest-routes.js';
 import { profileCachePolicy } from './profile-cache.js';
 import { queryPropertyEntries } from './profile-properties.js';
 import type { ProfileRegistry } from './profile-registry.js';
@@ -43,6 +45,8 @@ export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profi
     ctx.guard.check(request, reply);
     const profile = profiles.resolve(request.params.profile);
     const query = request.query ?? {};
+    // issue #34: `?site=` as on the plain manifest; an unknown one answers 404 SITE_NOT_FOUND.
+    const site = ctx.sites.resolve(siteOfQuery(query));
     const access = await authorizeProfile(services, profile, {
       properties: queryPropertyEntries(query),
       authorization: header(request, 'authorization'),
@@ -53,14 +57,15 @@ export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profi
     const personal = profile.config.requiresAuth || profile.config.requiresSignedToken;
     // contract §9: the header and the body's `cache` block say the same thing (profile-cache.ts).
     const cache = profileCachePolicy(profile.config.cache, personal);
-    const data = buildProfileManifest(ctx.manifests.get(profile.form), () => fillTimestamps.issue(profile.form, now().getTime()), {
-      profile: profile.name,
-      properties: access.properties,
-      context: access.context,
-      cache: cache.block,
-    });
-    reply.header('Cache-Control', cache.header);
+    // The site's translated form and its manifest, cached per site as the plain manifest's are.
+    const form = ctx.localize(profile.form, site.language);
+    const manifest = ctx.manifests.get(form, site);
+    const input = { profile: profile.name, properties: access.properties, context: access.context, cache: cache.block };
+    const etag = profileManifestEtag(manifest.etag, input);
+    reply.header('Cache-Control', cache.header).header('ETag', etag);
     if (personal) reply.header('Vary', 'Authorization');
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    const data = buildProfileManifest(manifest, () => fillTimestamps.issue(form, now().getTime()), input);
     return reply.type('application/json; charset=utf-8').send({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
   });
 
@@ -79,8 +84,12 @@ export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profi
       const rawProperties = body['properties'] ?? {};
       if (!isRecord(rawProperties)) throw new SvcError('PROFILE_PROPERTY_INVALID', '`properties` must be an object.');
       const browser = readBrowserBinding(request, ctx.config.csrf);
+      const submitRequest = parseSubmitRequest(body);
+      // issue #34: `context.site` first, then `?site=`, as the plain submit reads them.
+      const site = ctx.sites.resolve(submitRequest.context.site ?? siteOfQuery(request.query));
       const result = await submitThroughProfile(ctx.submit, services, profile, {
-        request: parseSubmitRequest(body),
+        request: submitRequest,
+        site,
         properties: Object.entries(rawProperties),
         authorization: header(request, 'authorization'),
         token: context['token'] ?? request.query?.['token'],

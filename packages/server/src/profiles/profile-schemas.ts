@@ -1,8 +1,8 @@
 /** The profile routes (contract §9) as JSON Schema, for the OpenAPI document (issue #16). */
 import { Type } from '@sinclair/typebox';
 import { BODY_ERRORS, errorResponses, GUARDED_ERRORS } from '../http/error-schemas.js';
-import { dataEnvelope, described, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
-import { ManifestData } from '../forms/manifest-schemas.js';
+import { dataEnvelope, described, emptyResponse, pathParams, routeSchema, sharedSchema } from '../http/route-schema.js';
+import { ManifestData, SITE_QUERY } from '../forms/manifest-schemas.js';
 import { SUBMIT_ERRORS, submitResponses, SubmitRequestRef } from '../submissions/submit-schemas.js';
 
 const params = pathParams({ profile: 'The profile name.' });
@@ -20,12 +20,19 @@ const ProfileManifest = Type.Composite([
 
 export const profileManifestSchema = routeSchema({
   summary: "A profile's contextual manifest",
-  description: 'Properties as query parameters (`?eventId=42`) or inside a signed link token (`?token=`).',
+  description: "Properties as query parameters (`?eventId=42`) or inside a signed link token (`?token=`); `?site=` reads it on a site, in that site's language (issue #34). Strong ETag; a matching If-None-Match answers 304.",
   tags: ['profiles'],
   params,
-  headers: authorization,
-  querystring: Type.Object({ token: Type.Optional(Type.String({ description: 'A signed link token.' })) }, { additionalProperties: Type.String({ description: 'A profile property.' }) }),
-  response: { 200: described('The contextual manifest.', dataEnvelope(sharedSchema('ProfileManifest', ProfileManifest))), ...errorResponses(...PROFILE_ERRORS, ...GUARDED_ERRORS) },
+  headers: Type.Composite([authorization, Type.Object({ 'if-none-match': Type.Optional(Type.String()) })]),
+  querystring: Type.Object(
+    { token: Type.Optional(Type.String({ description: 'A signed link token.' })), site: SITE_QUERY.properties.site },
+    { additionalProperties: Type.String({ description: 'A profile property.' }) },
+  ),
+  response: {
+    200: described('The contextual manifest.', dataEnvelope(sharedSchema('ProfileManifest', ProfileManifest))),
+    304: emptyResponse('Not modified: the ETag still matches.'),
+    ...errorResponses(...PROFILE_ERRORS, ...GUARDED_ERRORS),
+  },
 });
 
 export const profileSubmitSchema = routeSchema({
@@ -34,7 +41,7 @@ export const profileSubmitSchema = routeSchema({
   tags: ['profiles'],
   params,
   headers: Type.Composite([authorization, Type.Object({ 'x-csrf-token': Type.Optional(Type.String()), 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) })]),
-  querystring: Type.Object({ token: Type.Optional(Type.String()) }),
+  querystring: Type.Object({ token: Type.Optional(Type.String()), site: SITE_QUERY.properties.site }),
   body: {
     content: {
       'application/json': { schema: SubmitRequestRef },

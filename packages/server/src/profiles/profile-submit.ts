@@ -38,7 +38,9 @@ export async function submitThroughProfile(
   const { lockedFields, hiddenFields } = access.context;
   const subject = access.user?.subject ?? access.link?.subject ?? null;
   const { properties: _given, authorization: _auth, token: _token, ...rest } = input;
-  const result = await submitForm(pipeline, profile.form, {
+  // issue #34: on a site, the form as that site's language reads it, as the plain submit does.
+  const form = input.site && services.localize ? services.localize(profile.form, input.site.language) : profile.form;
+  const result = await submitForm(pipeline, form, {
     ...rest,
     request: { ...input.request, values: { ...input.request.values, ...lockedFields, ...hiddenFields } },
     // A bearer token or a signed link is not ambient like a cookie, so it stands in for CSRF.

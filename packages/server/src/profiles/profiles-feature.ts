@@ -2,6 +2,7 @@
  * The profiles room (issue #13): its services for the composition root and its one plugin entry.
  * Profiles, their forms and their context providers are checked once at boot.
  */
+import type { Form } from '@svc/core';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config-schema.js';
@@ -26,7 +27,16 @@ export interface ProfileFeature {
 
 export async function createProfileServices(
   config: Config,
-  deps: { db: Kysely<Database>; forms: FormRegistry; secret: string; now: () => Date; log: FastifyBaseLogger; address: ServiceAddress },
+  deps: {
+    db: Kysely<Database>;
+    forms: FormRegistry;
+    secret: string;
+    now: () => Date;
+    log: FastifyBaseLogger;
+    address: ServiceAddress;
+    /** The app's one localizer (issue #34): a profile on a site reads and submits its translated form. */
+    localize?: (form: Form, language: string) => Form;
+  },
 ): Promise<ProfileFeature> {
   // Provider paths were resolved against the config file by the loader; others against the cwd.
   const registry = await createProfileRegistry(config, deps.forms, process.cwd());
@@ -37,6 +47,7 @@ export async function createProfileServices(
     address: deps.address,
     services: {
       db: deps.db,
+      ...(deps.localize ? { localize: deps.localize } : {}),
       bearer: createBearerVerifier(config.auth, { resolveUrl: deps.address.resolve, log: deps.log }),
       links,
       log: (error) => deps.log.error({ err: error }, 'a profile context provider failed'),
