@@ -5,9 +5,7 @@
 import { escapeHtml } from '../http/html-page.js';
 import type { DeadDelivery } from '../admin/admin-service.js';
 import type { AuditEntry } from '../admin/audit-log.js';
-import { CONSOLE_BASE, consolePage } from './console-pages.js';
-
-type Viewer = { readonly name: string; readonly csrf: string; readonly canWrite: boolean };
+import { CONSOLE_BASE, consolePage, type Viewer } from './console-pages.js';
 
 export function renderDeadLetters(rows: readonly DeadDelivery[], viewer: Viewer): string {
   const resend = (row: DeadDelivery) =>

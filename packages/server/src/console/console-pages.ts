@@ -21,6 +21,13 @@ svg .day{fill:#2f6feb}svg .spam{fill:#d1242f}
 select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.value{unicode-bidi:isolate}
 .export{margin:.5rem 0}.export label{display:inline;margin-right:.5rem}.export progress{width:16rem;vertical-align:middle}.export button{margin:0 0 0 .5rem}`;
 
+/** Who a page is drawn for: the bar's name, the session's CSRF token, and whether writes are offered. */
+export interface Viewer {
+  readonly name: string;
+  readonly csrf: string;
+  readonly canWrite: boolean;
+}
+
 /** A console page: the bar (with sign-out when signed in), one stylesheet, a script file when named. */
 export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string } | null, script?: string): string {
   const bar = signedInAs

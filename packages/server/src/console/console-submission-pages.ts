@@ -8,9 +8,7 @@
 import type { Field, Form } from '@svc/core';
 import { escapeHtml } from '../http/html-page.js';
 import type { SubmissionDetail, SubmissionItem } from '../admin/admin-service.js';
-import { CONSOLE_BASE, consolePage } from './console-pages.js';
-
-type Viewer = { readonly name: string; readonly csrf: string; readonly canWrite: boolean };
+import { CONSOLE_BASE, consolePage, type Viewer } from './console-pages.js';
 
 function optionLabel(field: Field, value: string): string {
   const options = 'options' in field ? (field.options as readonly { value: string; label: string }[]) : [];
