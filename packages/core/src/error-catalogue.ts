@@ -56,6 +56,10 @@ export const ERROR_CATALOGUE = {
   STORAGE_UNAVAILABLE: { status: 503, message: 'Files cannot be stored right now; please try again shortly.' },
   ADMIN_FORBIDDEN: { status: 403, message: 'This API key does not allow the request.' },
   SUBMISSION_NOT_FOUND: { status: 404, message: 'Submission not found.' },
+  // issue #35: an owner's edit of stored values, judged by the form's own rules as a submit is.
+  VALUES_INVALID: { status: 422, message: 'Some values are not valid for this form.' },
+  FIELD_NOT_EDITABLE: { status: 400, message: 'This field cannot be changed after submission.' },
+  NOTE_TOO_LONG: { status: 400, message: 'The note is too long.' },
   QUERY_TOO_DEEP: { status: 400, message: 'The GraphQL query nests too deeply.' },
   QUERY_TOO_COMPLEX: { status: 400, message: 'The GraphQL query asks for too much at once.' },
   NOT_IMPLEMENTED: { status: 501, message: 'This is not available yet.' },
