@@ -306,7 +306,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await registerInsights(app, context, insights);
     // The sign-in lockout counts in the limiter's store: shared through Redis when configured.
     await registerConsole(app, context, { secret, counters: limiterStore });
-    if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir, config.classic.propertiesPath);
+    if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir, config.classic.propertiesPath, context);
     const closeMetrics = metrics ? await registerMetrics(app, config.metrics, config.server.host, metrics) : async () => undefined;
     cleanups.push(closeMetrics);
     const watcher = config.forms.watch ? watchForms(config.forms.dir, forms, app.log) : null;

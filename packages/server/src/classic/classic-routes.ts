@@ -24,6 +24,7 @@ import type { ClassicPayload } from './classic-payload.js';
 import { carriedBy, classicForm, runClassicPost, type ClassicPostServices } from './classic-post.js';
 import { buildClassicProperties, visitorParts, type ClassicRenderDeps } from './classic-properties.js';
 import { siteOfQuery } from '../sites/site-registry.js';
+import { classicActionUrl, classicPageWords, classicSiteHandle, localizedRefusal, siteLanguageOf } from './classic-language.js';
 import { classicAnyPathSchema, classicPostSchema, classicPropertiesSchema, classicSessionSchema } from './classic-schemas.js';
 
 export const CLASSIC_SUBMIT_PATH = '/svc/submit';
@@ -71,7 +72,8 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
     const { payload, carried } = await stateOf(form, flash);
     const pageIndex = flash && !flash.finished && flash.pageIndex < form.pages.length ? flash.pageIndex : 0;
     const data = manifestData(ctx.manifests.get(siteForm, site), () => payload.fillTimestamp ?? '');
-    const properties = buildClassicProperties(render, siteForm, data, { payload, carried, pageIndex, flash });
+    // A site's page posts back naming its site, so the answer is in its language too.
+    const properties = buildClassicProperties({ ...render, actionUrl: classicActionUrl(CLASSIC_SUBMIT_PATH, site) }, siteForm, data, { payload, carried, pageIndex, flash });
     // A page may ask to send the finished form elsewhere: only to an origin the form allows, signed.
     const asked = request.query?.['returnUrl'];
     const formReturnUrl = typeof asked === 'string' ? classic.seals.signReturnUrl(form, allowedReturnUrl(form, asked)) : null;
@@ -130,15 +132,19 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
       const named = classicForm(postServices, entries);
       form = assertOrigin(request, named.form);
       const browser = readBrowserBinding(request, config.csrf);
-      const site = ctx.sites.resolve(siteOfQuery(request.query));
+      const site = ctx.sites.resolve(classicSiteHandle(request.query, entries, form));
       const outcome = await runClassicPost(postServices, { entries, named, ip: request.ip, site, ...(browser ? { browser } : {}), ...(uploads ? { uploads, fileValues } : {}) });
       const body = outcome.returnUrl && outcome.result.body.complete ? { ...outcome.result.body, redirect: { url: outcome.returnUrl, delay: 0 } } : outcome.result.body;
-      return await answer(request, reply, json, outcome.form, body, outcome.carried, outcome.posted);
+      return await answer(request, reply, json, outcome.form, body, outcome.carried, outcome.posted, site.language);
     } catch (error) {
-      if (!(error instanceof SvcError) || !form || json) throw error;
+      if (!(error instanceof SvcError)) throw error;
+      // The refusal in the language of the site the post names, when it names a known one.
+      const language = siteLanguageOf(ctx.sites, classicSiteHandle(request.query, entries, form));
+      const refusal = localizedRefusal(error, language);
+      if (!form || json) throw refusal;
       // A refused post of a known form goes back to its page with the reason, once.
-      const flash: ClassicFlash = { pageIndex: 0, values: {}, errors: {}, formErrors: [error.message], carried: null, finished: false, message: null, submissionId: null, draft: null };
-      return back(request, reply, form, flash, error.status, [error.message]);
+      const flash: ClassicFlash = { pageIndex: 0, values: {}, errors: {}, formErrors: [refusal.message], carried: null, finished: false, message: null, submissionId: null, draft: null };
+      return back(request, reply, form, flash, refusal.status, [refusal.message], language);
     }
   };
 
@@ -167,7 +173,7 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
     return form;
   }
 
-  async function answer(request: FastifyRequest, reply: FastifyReply, json: boolean, form: Form, body: SubmitBody, carried: string | null, posted: Readonly<Record<string, unknown>>) {
+  async function answer(request: FastifyRequest, reply: FastifyReply, json: boolean, form: Form, body: SubmitBody, carried: string | null, posted: Readonly<Record<string, unknown>>, language: string) {
     const honeypot = form.settings.spam.honeypot ? { name: submit.spamFields.honeypotName(form), value: '' } : null;
     const stored = classic.carrier.storage === 'database';
     if (json) {
@@ -191,12 +197,15 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
       draft: body.draft,
     };
     const lines = [body.message ?? '', ...body.errors.form, ...Object.values(body.errors.fields).flat()].filter((line) => line !== '');
-    return back(request, reply, form, flash, failed ? 422 : 200, lines);
+    return back(request, reply, form, flash, failed ? 422 : 200, lines, language);
   }
 
-  async function back(request: FastifyRequest, reply: FastifyReply, form: Form, flash: ClassicFlash, status: number, lines: readonly string[]) {
+  async function back(request: FastifyRequest, reply: FastifyReply, form: Form, flash: ClassicFlash, status: number, lines: readonly string[], language: string | null) {
     const referer = safeReferer(request, ctx.cors.forForm(form.handle), config.server.publicUrl, (origin) => ctx.cors.isSameOrigin(request, origin));
-    if (!referer) return plainPage(reply, status, status < 400 ? 'Thank you' : 'The form was not sent', lines.length > 0 ? lines : ['Go back to the form to continue.']);
+    if (!referer) {
+      const words = classicPageWords(language);
+      return plainPage(reply, status, status < 400 ? words.done : words.refused, lines.length > 0 ? lines : [words.goBack], words.language);
+    }
     const key = await classic.flashes.put(form.id, flash);
     return reply.redirect(backTo(referer, key, `${form.handle}-form`), 303);
   }

@@ -6,6 +6,7 @@
 import { fieldTypeFromWire, type ManifestField } from '@svc/core';
 import { escapeHtml } from './demo-html.js';
 import { renderClassicTable } from './demo-classic-table.js';
+import { ENGLISH_DEMO, type DemoLanguage } from './demo-language.js';
 
 const INPUT_TYPES: Readonly<Record<string, string>> = { email: 'email', number: 'number', phone: 'tel', datetime: 'text' };
 
@@ -29,7 +30,7 @@ function options(field: ManifestField): readonly { value: string; label: string;
  * @example
  * renderClassicField(manifest.fields.email, 'ann@example.test', ['Enter a valid email address'], true);
  */
-export function renderClassicField(field: ManifestField, value: unknown, errors: readonly string[], fresh: boolean): string {
+export function renderClassicField(field: ManifestField, value: unknown, errors: readonly string[], fresh: boolean, language: DemoLanguage = ENGLISH_DEMO): string {
   const type = fieldTypeFromWire(field.type) ?? 'text';
   const id = `f-${field.handle}`;
   const errorsId = `${id}-errors`;
@@ -54,7 +55,7 @@ export function renderClassicField(field: ManifestField, value: unknown, errors:
       const multiple = type === 'multipleSelect';
       const chosen = new Set(list(shown));
       const opts = options(field).map((o) => `<option${attrs({ value: o.value, selected: chosen.size > 0 ? chosen.has(o.value) : fresh && o.checked === true })}>${escapeHtml(o.label)}</option>`);
-      const blank = multiple ? '' : '<option value="">Choose…</option>';
+      const blank = multiple ? '' : `<option value="">${escapeHtml(language.element('element.choose'))}</option>`;
       return single(`<select${attrs({ id, name: multiple ? `${name}[]` : name, multiple, required: field.required, ...aria })}>${blank}${opts.join('')}</select>`);
     }
     case 'radioGroup':
@@ -81,17 +82,18 @@ export function renderClassicField(field: ManifestField, value: unknown, errors:
       const chosen = list(shown)[0] ?? '';
       const stars = options(field).map((o, i) => {
         const input = `<input${attrs({ type: 'radio', id: `${id}-${i}`, name, value: o.value, checked: chosen === o.value, class: 'visually-hidden' })}>`;
-        return `${input}<label for="${id}-${i}"><span aria-hidden="true">★</span><span class="visually-hidden">${escapeHtml(o.label)} of ${options(field).length}</span></label>`;
+        const spoken = language.text('demo.ratingOf', { value: o.label, count: options(field).length });
+        return `${input}<label for="${id}-${i}"><span aria-hidden="true">★</span><span class="visually-hidden">${escapeHtml(spoken)}</span></label>`;
       });
       return group(`<span class="stars">${stars.reverse().join('')}</span>`);
     }
     case 'table':
-      return group(renderClassicTable(field, shown, id));
+      return group(renderClassicTable(field, shown, id, language));
     case 'file':
       return single(`<input${attrs({ type: 'file', id, name: `${name}[]`, multiple: true, ...aria })}>`);
     case 'signature':
     case 'payment':
-      return `<div class="field"><p>${label}: this demo page draws no ${escapeHtml(type)} field; the <a href="/demo/">element demo</a> does.</p>${errorList}</div>`;
+      return `<div class="field"><p>${language.html('demo.notDrawn', { label, type: escapeHtml(type), link: `<a href="/demo/${escapeHtml(language.query)}">${escapeHtml(language.text('demo.elementDemo'))}</a>` })}</p>${errorList}</div>`;
     default:
       return single(`<input${attrs({ type: INPUT_TYPES[type] ?? 'text', id, name, value: list(shown)[0] ?? '', required: field.required, step: type === 'number' ? 'any' : null, ...aria })}>`);
   }

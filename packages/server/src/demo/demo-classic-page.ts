@@ -7,6 +7,7 @@
 import type { ManifestField } from '@svc/core';
 import { renderClassicField } from './demo-classic-fields.js';
 import { escapeHtml, renderDemoDocument } from './demo-html.js';
+import { ENGLISH_DEMO, type DemoLanguage } from './demo-language.js';
 
 export const DEMO_CLASSIC_PATH = '/demo/classic';
 
@@ -51,12 +52,12 @@ const STYLE = `<style>
   .field input:not([type=checkbox]):not([type=radio]), .field select, .field textarea { width: 100%; box-sizing: border-box; padding: 0.4rem; font: inherit; }
   .check label, label.choice { display: inline; font-weight: normal; }
   label.choice { display: block; }
-  .errors { color: #b42318; margin: 0.25rem 0 0; padding-left: 1.1rem; }
+  .errors { color: #b42318; margin: 0.25rem 0 0; padding-inline-start: 1.1rem; }
   .errors:empty { display: none; }
   .form-errors { border: 1px solid #b42318; color: #b42318; padding: 0.5rem 0.75rem; border-radius: 6px; }
   .done { border: 1px solid #1a7f37; color: #116329; padding: 0.5rem 0.75rem; border-radius: 6px; }
   .hp { position: absolute; left: -9999px; }
-  .busy::after { content: ''; display: inline-block; width: 0.8em; height: 0.8em; margin-left: 0.5em; border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%; animation: spin 0.8s linear infinite; }
+  .busy::after { content: ''; display: inline-block; width: 0.8em; height: 0.8em; margin-inline-start: 0.5em; border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%; animation: spin 0.8s linear infinite; }
   @keyframes spin { to { transform: rotate(360deg); } }
   .help { color: #57606a; margin: 0 0 0.25rem; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
@@ -66,8 +67,8 @@ const STYLE = `<style>
   .stars input:checked ~ label, .stars label:hover, .stars label:hover ~ label { color: #b35900; }
   .stars input:focus-visible + label { outline: 2px solid #0969da; outline-offset: 2px; }
   table.table { border-collapse: collapse; width: 100%; }
-  table.table th { text-align: left; font-weight: 600; }
-  table.table td { padding: 0.15rem 0.25rem 0.15rem 0; }
+  table.table th { text-align: start; font-weight: 600; }
+  table.table td { padding-block: 0.15rem; padding-inline: 0 0.25rem; }
 </style>`;
 
 /** The ajax layer: the final step of a page with JavaScript, as Freeform's ajax option does. */
@@ -113,7 +114,7 @@ if (form) {
       status.replaceChildren(...messages.filter(Boolean).map((m) => { const p = document.createElement('p'); p.textContent = m; return p; }));
       status.hidden = status.childElementCount === 0;
     } catch (error) {
-      status.textContent = 'The form could not be sent; please try again.';
+      status.textContent = cfg.sendFailed;
       status.hidden = false;
     } finally {
       buttons.forEach((b, i) => { b.disabled = false; b.textContent = labels[i]; b.classList.remove('busy'); });
@@ -126,37 +127,54 @@ function hidden(name: string, value: string): string {
 }
 
 /**
+ * The page for the properties `p`, in the words and direction of `language` (the site the
+ * properties were read for; issue #34).
+ *
  * @example
  * reply.send(renderClassicPage(await (await fetch(`${svc}/svc/api/forms/contact/properties`)).json(), 'Contact'));
  */
-export function renderClassicPage(p: ClassicPageProperties, title: string): string {
-  const intro = `<p><a href="/demo/">All demo forms</a> · This page is drawn on the server from <code>GET /svc/api/forms/${escapeHtml(p.handle)}/properties</code> alone and posts a plain <code>&lt;form&gt;</code>: it works with JavaScript turned off.</p>`;
+export function renderClassicPage(p: ClassicPageProperties, title: string, language: DemoLanguage = ENGLISH_DEMO): string {
+  const t = language;
+  const source = `<code>GET /svc/api/forms/${escapeHtml(p.handle)}/properties${escapeHtml(t.query)}</code>`;
+  const intro = `<p><a href="/demo/${escapeHtml(t.query)}">${escapeHtml(t.text('demo.allForms'))}</a> · ${t.html('demo.classicIntro', { source, form: '<code>&lt;form&gt;</code>' })}</p>`;
+  const documentTitle = t.text('demo.serverRendered', { title });
   if (p.finished) {
-    const main = `<h1>${escapeHtml(title)}</h1>${intro}<p class="done" role="status">${escapeHtml(p.message ?? p.successMessage)}</p><p><a href="${DEMO_CLASSIC_PATH}/${escapeHtml(p.handle)}">Fill it in again</a></p>`;
-    return renderDemoDocument({ title: `${title} (server-rendered)`, main: STYLE + main, script: '' });
+    const main = `<h1>${escapeHtml(title)}</h1>${intro}<p class="done" role="status">${escapeHtml(p.message ?? p.successMessage)}</p><p><a href="${DEMO_CLASSIC_PATH}/${escapeHtml(p.handle)}${escapeHtml(t.query)}">${escapeHtml(t.text('demo.fillAgain'))}</a></p>`;
+    return renderDemoDocument({ title: documentTitle, main: STYLE + main, script: '', language: t.page });
   }
   const fresh = Object.keys(p.values).length === 0;
   const fields = p.page.rows
     .flatMap((row) => row.fields)
-    .map((handle) => (p.page.fields[handle] ? renderClassicField(p.page.fields[handle] as ManifestField, p.values[handle], p.errors[handle] ?? [], fresh) : ''))
+    .map((handle) => (p.page.fields[handle] ? renderClassicField(p.page.fields[handle] as ManifestField, p.values[handle], p.errors[handle] ?? [], fresh, t) : ''))
     .join('\n');
   const buttons = p.page.buttons;
   const button = (action: string, label: string) => `<button type="submit" name="svc-action" value="${action}">${escapeHtml(label)}</button>`;
   const bar = [
     buttons?.back ? button('back', buttons.back.label) : '',
-    buttons?.submit ? button('submit', buttons.submit.label) : button('submit', 'Submit'),
+    buttons?.submit ? button('submit', buttons.submit.label) : button('submit', t.element('element.submit')),
     buttons?.save ? button('save', buttons.save.label) : '',
   ].join(' ');
   const formErrors = p.formErrors.map((e) => `<p>${escapeHtml(e)}</p>`).join('');
-  const draft = p.draft?.resumeUrl ? `<p class="done" role="status">Saved. Continue later at <a href="${escapeHtml(p.draft.resumeUrl)}">your resume link</a>.</p>` : '';
-  const config = { ajax: p.ajaxEnabled, last: p.page.index === p.pageCount - 1, disableSubmit: p.disableSubmit, showSpinner: p.showSpinner, showLoadingText: p.showLoadingText, loadingText: p.loadingText || 'Sending…', successMessage: p.successMessage };
+  const resumeLink = p.draft?.resumeUrl ? `<a href="${escapeHtml(p.draft.resumeUrl)}">${escapeHtml(t.text('demo.resumeLink'))}</a>` : '';
+  const draft = resumeLink ? `<p class="done" role="status">${t.html('demo.saved', { link: resumeLink })}</p>` : '';
+  const config = {
+    ajax: p.ajaxEnabled,
+    last: p.page.index === p.pageCount - 1,
+    disableSubmit: p.disableSubmit,
+    showSpinner: p.showSpinner,
+    showLoadingText: p.showLoadingText,
+    loadingText: p.loadingText || t.text('demo.sending'),
+    successMessage: p.successMessage,
+    sendFailed: t.text('demo.sendFailed'),
+  };
   const form = `<form id="${escapeHtml(p.anchor)}" class="${escapeHtml(p.class)}" method="${escapeHtml(p.method)}" action="${escapeHtml(p.actionUrl)}" enctype="${escapeHtml(p.enctype)}" novalidate data-svc="${escapeHtml(JSON.stringify(config))}">
 ${hidden('action', p.action)}${hidden('formHash', p.hash)}${p.svc_payload ? hidden('svc_payload', p.svc_payload) : ''}${p.csrf ? hidden(p.csrf.name, p.csrf.token) : ''}
-${p.honeypot ? `<div class="hp" aria-hidden="true"><label>Leave this empty <input type="text" name="${escapeHtml(p.honeypot.name)}" value="" tabindex="-1" autocomplete="off"></label></div>` : ''}
+${p.honeypot ? `<div class="hp" aria-hidden="true"><label>${escapeHtml(t.text('demo.honeypot'))} <input type="text" name="${escapeHtml(p.honeypot.name)}" value="" tabindex="-1" autocomplete="off"></label></div>` : ''}
 <div id="form-status" class="form-errors" role="alert"${formErrors ? '' : ' hidden'}>${formErrors}</div>
 ${fields}
 <p>${bar}</p>
 </form>`;
-  const progress = p.pageCount > 1 ? `<p>Page ${p.page.index + 1} of ${p.pageCount}${p.page.label ? `: ${escapeHtml(p.page.label)}` : ''}</p>` : '';
-  return renderDemoDocument({ title: `${title} (server-rendered)`, main: `${STYLE}<h1>${escapeHtml(title)}</h1>${intro}${draft}${progress}${form}`, script: AJAX_SCRIPT });
+  const place = { page: p.page.index + 1, pages: p.pageCount };
+  const progress = p.pageCount > 1 ? `<p>${escapeHtml(p.page.label ? t.text('demo.pageOfLabel', { ...place, label: p.page.label }) : t.element('element.pageOf', place))}</p>` : '';
+  return renderDemoDocument({ title: documentTitle, main: `${STYLE}<h1>${escapeHtml(title)}</h1>${intro}${draft}${progress}${form}`, script: AJAX_SCRIPT, language: t.page });
 }

@@ -5,6 +5,7 @@
  */
 
 import { escapeHtml } from '../http/html-page.js';
+import { htmlLanguageAttributes, type PageLanguage } from '../http/page-language.js';
 
 export { escapeHtml };
 
@@ -31,6 +32,8 @@ export interface DemoDocument {
   readonly main: string;
   /** The body of the page's module script; null for a page without one. */
   readonly script: string | null;
+  /** The site's `lang` and `dir` (issue #34); absent or null: English, `lang="en"`. */
+  readonly language?: PageLanguage | null;
 }
 
 /**
@@ -39,9 +42,9 @@ export interface DemoDocument {
  * @example
  * renderDemoDocument({ title: 'svc demo', main: '<h1>svc demo</h1>', script: 'await import("/demo/svc-elements.js");' });
  */
-export function renderDemoDocument({ title, main, script }: DemoDocument): string {
+export function renderDemoDocument({ title, main, script, language = null }: DemoDocument): string {
   return `<!doctype html>
-<html lang="en">
+<html ${htmlLanguageAttributes(language, escapeHtml)}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -52,7 +55,9 @@ export function renderDemoDocument({ title, main, script }: DemoDocument): strin
   main { max-width: 52rem; margin: 0 auto; padding: 1.5rem 1rem 4rem; }
   section { background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 1rem 1.25rem 1.25rem; margin-top: 1.5rem; }
   h2 { margin-top: 0; font-size: 1.25rem; }
-  code { background: #eef1f4; padding: 0 0.25rem; border-radius: 4px; }
+  code { background: #eef1f4; padding: 0 0.25rem; border-radius: 4px; direction: ltr; unicode-bidi: isolate; }
+  ul.sites { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; }
+  [aria-current=page] { font-weight: 600; }
 </style>
 </head>
 <body>

@@ -7,6 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Form } from '@svc/core';
 import { DEMO_PAGE_HEADERS, escapeHtml, renderDemoDocument } from './demo-html.js';
+import { ENGLISH_DEMO, type DemoLanguage } from './demo-language.js';
 import { DEMO_FORMS } from './demo-page.js';
 
 /** The page runs no script and loads nothing: its one stylesheet is inline (and the empty icon). */
@@ -18,24 +19,26 @@ export const DEMO_OUTCOME_CSP = "default-src 'none'; style-src 'unsafe-inline'; 
  * @example
  * demoFormLink('donation'); // '/demo/#title-donation'
  */
-export function demoFormLink(handle: string): string {
-  return DEMO_FORMS.some((demo) => demo.handle === handle) ? `/demo/#title-${encodeURIComponent(handle)}` : '/demo/';
+export function demoFormLink(handle: string, language: DemoLanguage = ENGLISH_DEMO): string {
+  return DEMO_FORMS.some((demo) => demo.handle === handle) ? `/demo/${language.query}#title-${encodeURIComponent(handle)}` : `/demo/${language.query}`;
 }
 
 /**
- * The outcome page's HTML: the title, its lines, and the link back to the form.
+ * The outcome page's HTML: the title, its lines, and the link back to the form, in the words
+ * and direction of `language` (the site's; English when absent).
  *
  * @example
  * renderDemoOutcomePage('Thank you', ['Thank you for your donation!'], 'donation');
  */
-export function renderDemoOutcomePage(title: string, lines: readonly string[], handle: string): string {
+export function renderDemoOutcomePage(title: string, lines: readonly string[], handle: string, language: DemoLanguage = ENGLISH_DEMO): string {
   const paragraphs = lines.map((line) => `    <p>${escapeHtml(line)}</p>`).join('\n');
   return renderDemoDocument({
     title,
+    language: language.page,
     main: `  <section aria-labelledby="outcome-title">
     <h1 id="outcome-title">${escapeHtml(title)}</h1>
 ${paragraphs}
-    <p><a id="back-to-form" href="${escapeHtml(demoFormLink(handle))}">Back to the form</a></p>
+    <p><a id="back-to-form" href="${escapeHtml(demoFormLink(handle, language))}">${escapeHtml(language.text('demo.backToForm'))}</a></p>
   </section>`,
     script: null,
   });

@@ -6,7 +6,8 @@
  * `draft-key` attributes. The query is read by the page's script and only ever set as attributes
  * and text, never written into the HTML, so a crafted link cannot add markup.
  */
-import { renderDemoDocument, scriptJson } from './demo-html.js';
+import { escapeHtml, renderDemoDocument, scriptJson } from './demo-html.js';
+import { ENGLISH_DEMO, type DemoLanguage } from './demo-language.js';
 import { DEMO_FORMS } from './demo-page.js';
 
 /** Where svc serves the page under `npm start` (config.demo). */
@@ -19,15 +20,22 @@ export const DEMO_RESUME_PATH = '/demo/resume';
  * @example
  * reply.headers(DEMO_PAGE_HEADERS).send(renderResumePage('/demo/svc-elements.js', null));
  */
-export function renderResumePage(scriptUrl: string, baseUrl: string | null = null): string {
-  const titles = Object.fromEntries(DEMO_FORMS.map((form) => [form.handle, form.title]));
+/** Where the script puts a form handle the page has no title for; no message contains it. */
+const FORM_MARK = '\u0001';
+
+export function renderResumePage(scriptUrl: string, baseUrl: string | null = null, language: DemoLanguage = ENGLISH_DEMO): string {
+  const t = language;
+  // "Continue: <form>" per form, worded here: the script only picks one by the link's ?form=.
+  const titles = Object.fromEntries(DEMO_FORMS.map((form) => [form.handle, t.text('demo.resumeFor', { form: t.text(form.titleKey) })]));
+  const site = t.site === null ? '' : ` site="${escapeHtml(t.site)}"`;
   return renderDemoDocument({
-    title: 'svc demo: continue a saved form',
-    main: `  <h1 id="resume-title">Continue a saved form</h1>
-  <p id="resume-note">Your saved answers are filled in below; finish the form, or save it again for later.</p>
-  <p><a href="./">All demo forms</a></p>
+    title: t.text('demo.resumeTitle'),
+    language: t.page,
+    main: `  <h1 id="resume-title">${escapeHtml(t.text('demo.resumeHeading'))}</h1>
+  <p id="resume-note">${escapeHtml(t.text('demo.resumeNote'))}</p>
+  <p><a href="./${escapeHtml(t.query)}">${escapeHtml(t.text('demo.allForms'))}</a></p>
   <section aria-labelledby="resume-title">
-    <svc-form allow-save></svc-form>
+    <svc-form allow-save${site}></svc-form>
   </section>`,
     script: `  const params = new URLSearchParams(location.search);
   const handle = params.get('form');
@@ -36,7 +44,7 @@ export function renderResumePage(scriptUrl: string, baseUrl: string | null = nul
   const element = document.querySelector('svc-form');
   if (handle && token && key) {
     const titles = ${scriptJson(titles)};
-    document.getElementById('resume-title').textContent = 'Continue: ' + (Object.hasOwn(titles, handle) ? titles[handle] : handle);
+    document.getElementById('resume-title').textContent = Object.hasOwn(titles, handle) ? titles[handle] : ${scriptJson(t.text('demo.resumeFor', { form: FORM_MARK }))}.replace(${scriptJson(FORM_MARK)}, handle);
     element.setAttribute('base-url', ${scriptJson(baseUrl)} || location.origin);
     element.setAttribute('draft-token', token);
     element.setAttribute('draft-key', key);
@@ -44,7 +52,7 @@ export function renderResumePage(scriptUrl: string, baseUrl: string | null = nul
     element.setAttribute('handle', handle);
   } else {
     element.closest('section').remove();
-    document.getElementById('resume-note').textContent = 'This link is incomplete: a resume link names the form and carries the draft\\'s token and key. Open the link you were given in full.';
+    document.getElementById('resume-note').textContent = ${scriptJson(t.text('demo.resumeIncomplete'))};
   }
   await import(${scriptJson(scriptUrl)});`,
   });
