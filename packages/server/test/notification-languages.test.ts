@@ -4,9 +4,14 @@
  * an Arabic, an Austrian (de-AT) and a French site. The owner's email is svc's built-in layout (its
  * words from the catalogue, labels from the form's translation); the submitter's confirmation is
  * examples/templates/contact-confirmation, whose `de/` and `ar/` folders are its language variants.
+ * `svc forms check` refuses a language folder that does not parse, as it does the template's own files.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { checkTemplateFiles } from '../src/notifications/template-check.js';
+import { runFormsCheck } from '../src/cli/forms-check-command.js';
 import { createTestApp, EXAMPLE_FORMS_DIR, type TestApp } from './support/test-app.js';
 import { startSmtpSink, type CapturedMail, type SmtpSink } from './support/smtp-sink.js';
 
@@ -121,5 +126,71 @@ describe('notification emails per site language', () => {
     expect(owner.html).toContain('<div lang="en-US" dir="ltr">');
     expect(owner.text).toContain('First name: Ann');
     expect(confirmation.subject).toBe('Thanks for your message, Ann');
+  });
+});
+
+describe('svc forms check on language variants of email templates', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'svc-template-languages-'));
+    const form = {
+      name: 'Ask',
+      settings: { notifications: { admin: [{ to: 'owner@example.test', template: 'ask-owner' }] } },
+      fields: [{ type: 'email', handle: 'email', label: 'Email', notificationId: 'ask-thanks' }],
+    };
+    mkdirSync(join(root, 'forms'));
+    writeFileSync(join(root, 'forms', 'ask.json'), JSON.stringify(form));
+    const write = (path: string, text: string) => {
+      mkdirSync(join(root, 'templates', path, '..'), { recursive: true });
+      writeFileSync(join(root, 'templates', path), text);
+    };
+    write('ask-owner/subject.liquid', 'New question');
+    write('ask-owner/text.liquid', '{% for field in fields %}{{ field.label }}: {{ field.value }}\n{% endfor %}');
+    write('ask-owner/de/subject.liquid', 'Neue Frage');
+    write('ask-owner/de/text.liquid', '{% for field in fields %}{{ field.label }}');
+    write('ask-owner/ar/subject.liquid', 'سؤال جديد');
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('refuses a language folder that does not parse or lacks a body, and warns of a template not there', async () => {
+    const { errors, warnings } = await checkTemplateFiles(
+      [{ handle: 'ask', form: { settings: { notifications: { admin: [{ to: ['o@example.test'], template: 'ask-owner' }], webhooks: [] } }, fields: [{ type: 'email', handle: 'email', label: 'Email', notificationId: 'ask-thanks' } as never] } }],
+      join(root, 'templates'),
+    );
+    expect(errors).toHaveLength(2);
+    expect(errors.find((e) => e.includes('language de'))).toMatch(/^email template "ask-owner", language de \(used by ask\): does not parse: /);
+    expect(errors.find((e) => e.includes('language ar'))).toBe('email template "ask-owner", language ar (used by ask): needs subject.liquid and html.liquid or text.liquid');
+    expect(warnings).toEqual([`email template "ask-thanks" (used by ask) is not in ${join(root, 'templates')}; its emails will be dead-lettered`]);
+  });
+
+  it('fails `svc forms check` with the broken folders named, and passes once they are fixed', async () => {
+    const config = join(root, 'svc.config.yaml');
+    writeFileSync(config, 'forms:\n  dir: forms\nnotifications:\n  templatesDir: templates\n');
+    const run = async () => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => out.push(String(chunk)) > 0);
+      const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => err.push(String(chunk)) > 0);
+      try {
+        const status = await runFormsCheck({ configFile: config, demo: false, dir: undefined });
+        return { status, stdout: out.join(''), stderr: err.join('') };
+      } finally {
+        stdout.mockRestore();
+        stderr.mockRestore();
+      }
+    };
+    const broken = await run();
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toContain('email template "ask-owner", language de (used by ask): does not parse');
+    expect(broken.stderr).toContain('email template "ask-owner", language ar (used by ask): needs subject.liquid');
+    expect(broken.stderr).toMatch(/2 problem\(s\) in /);
+
+    writeFileSync(join(root, 'templates/ask-owner/de/text.liquid'), '{% for field in fields %}{{ field.label }}{% endfor %}');
+    writeFileSync(join(root, 'templates/ask-owner/ar/text.liquid'), 'سؤال');
+    const fixed = await run();
+    expect(fixed.stderr).toBe('');
+    expect(fixed.status).toBe(0);
+    expect(fixed.stdout).toContain('warning: email template "ask-thanks" (used by ask) is not in');
+    expect(fixed.stdout).toMatch(/1 form\(s\) OK in .*: ask/);
   });
 });

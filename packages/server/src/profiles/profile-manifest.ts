@@ -38,9 +38,14 @@ function lockedField(field: ManifestField, value: unknown): ManifestField {
  * A strong ETag for one profile manifest: the form's manifest on its site (whose ETag already
  * varies by definition, config and site, issue #34) with what this request adds to it.
  */
-export function profileManifestEtag(manifestEtag: string, input: { profile: string; properties: PropertyValues; context: ProfileContext; cache: ProfileCachePolicy['block'] }): string {
-  // What the body shows, no more: hidden values stay out of it, or an ETag would let them be guessed.
-  const shown = { ...input, context: { ...input.context, hiddenFields: Object.keys(input.context.hiddenFields) } };
+export function profileManifestEtag(
+  manifestEtag: string,
+  input: { profile: string; properties: PropertyValues; context: Pick<ProfileContext, 'defaultValues' | 'hiddenFields' | 'lockedFields'>; cache: ProfileCachePolicy['block'] },
+): string {
+  // What the body shows, no more: hidden values (and the request the provider saw) stay out of
+  // it, or an ETag would let them be guessed.
+  const { defaultValues, lockedFields, hiddenFields } = input.context;
+  const shown = { ...input, context: { defaultValues, hiddenFields: Object.keys(hiddenFields), lockedFields } };
   const hash = createHash('sha256').update(manifestEtag).update('\u0000').update(JSON.stringify(shown)).digest('base64url');
   return `"${hash.slice(0, 27)}"`;
 }
