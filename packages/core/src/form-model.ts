@@ -402,6 +402,12 @@ export interface FormSettings {
   readonly notifications: NotificationSettings;
   /** Days a submission is kept before the purge deletes it; null follows `retention.purgeAfterDays`. */
   readonly purgeAfterDays: number | null;
+  /** issue #36: the form has a page of its own at `<hosted.prefix>/<handle>`. */
+  readonly hostedPage: boolean;
+  /** Whether search engines may index that page (`noindex` otherwise). */
+  readonly hostedIndexable: boolean;
+  /** Design tokens of that page over the site-wide `hosted.theme` (the server's theme schema). */
+  readonly hostedTheme: Readonly<Record<string, unknown>> | null;
 }
 
 export interface NotificationSettings {

@@ -2,6 +2,9 @@
  * The light default theme. Everything a host may want to change is a custom property on the
  * host or a `::part`; colours are chosen for WCAG AA contrast on the white background. Sides are
  * logical (inline-start, block-end), so a right-to-left form (dir="rtl", issue #34) mirrors.
+ * The tinted boxes and inputs read --svc-field-background, --svc-tint-background,
+ * --svc-success-color/-border and --svc-color-scheme when a host sets them (a dark hosted page,
+ * issue #36), with the light values below as their fallbacks.
  */
 export const FORM_STYLES = `
 :host {
@@ -16,7 +19,7 @@ export const FORM_STYLES = `
   --svc-gap: 1rem;
   --svc-border: #6b7280;
   display: block;
-  color-scheme: light;
+  color-scheme: var(--svc-color-scheme, light);
   font-family: var(--svc-font);
   color: var(--svc-color);
   background: var(--svc-background);
@@ -37,7 +40,7 @@ legend { padding: 0; margin-block-end: 0.35rem; }
 .errors { margin: 0; padding: 0; list-style: none; color: var(--svc-error); font-size: 0.9em; }
 .errors:empty { display: none; }
 input:not([type="checkbox"]):not([type="radio"]):not([type="file"]), select, textarea {
-  font: inherit; color: inherit; background: #fff; width: 100%;
+  font: inherit; color: inherit; background: var(--svc-field-background, #fff); width: 100%;
   padding: 0.45rem 0.6rem; border: 1px solid var(--svc-border); border-radius: var(--svc-radius);
 }
 input[type="checkbox"], input[type="radio"] { width: 1.1rem; height: 1.1rem; margin: 0; accent-color: var(--svc-accent); }
@@ -48,7 +51,7 @@ input[type="checkbox"], input[type="radio"] { width: 1.1rem; height: 1.1rem; mar
 .option label { font-weight: 400; }
 .scale-legends { display: flex; justify-content: space-between; margin: 0.25rem 0 0; color: var(--svc-muted); font-size: 0.9em; gap: 1rem; }
 .dropzone { border: 2px dashed var(--svc-border); border-radius: var(--svc-radius); padding: 0.75rem; display: flex; flex-direction: column; gap: 0.5rem; }
-.dropzone.over { border-color: var(--svc-accent); background: #eff4ff; }
+.dropzone.over { border-color: var(--svc-accent); background: var(--svc-tint-background, #eff4ff); }
 .files { margin: 0; padding: 0; list-style: none; display: flex; flex-direction: column; gap: 0.25rem; }
 .files li { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; }
 .signature { display: flex; flex-direction: column; align-items: flex-start; gap: 0.5rem; }
@@ -65,18 +68,18 @@ button {
   padding: 0.5rem 1rem; border: 1px solid var(--svc-accent);
   background: var(--svc-accent); color: var(--svc-accent-text);
 }
-button.secondary { background: #fff; color: var(--svc-accent); padding: 0.3rem 0.75rem; }
+button.secondary { background: var(--svc-field-background, #fff); color: var(--svc-accent); padding: 0.3rem 0.75rem; }
 button:disabled { opacity: 0.6; cursor: not-allowed; }
 :focus-visible { outline: 3px solid var(--svc-accent); outline-offset: 2px; }
 input:focus-visible, select:focus-visible, textarea:focus-visible, canvas:focus-visible { outline: 3px solid var(--svc-accent); outline-offset: 1px; }
 .buttons { display: flex; flex-wrap: wrap; align-items: center; gap: 0.75rem; }
 .progress, .page-label { margin: 0; color: var(--svc-muted); }
 .page-label { font-weight: 600; color: var(--svc-color); font-size: 1.1em; }
-.form-errors { color: var(--svc-error); border-inline-start: 4px solid var(--svc-error); padding: 0.5rem 0.75rem; background: #fef3f2; }
+.form-errors { color: var(--svc-error); border-inline-start: 4px solid var(--svc-error); padding: 0.5rem 0.75rem; background: var(--svc-tint-background, #fef3f2); }
 .form-errors:empty { display: none; }
 .form-errors p, .form-errors ul { margin: 0; }
-.success, .draft { padding: 0.75rem 1rem; border-radius: var(--svc-radius); border: 1px solid #067647; background: #ecfdf3; color: #054f31; }
-.draft { margin-block-start: var(--svc-gap); border-color: var(--svc-accent); background: #eff4ff; color: var(--svc-color); }
+.success, .draft { padding: 0.75rem 1rem; border-radius: var(--svc-radius); border: 1px solid var(--svc-success-border, #067647); background: var(--svc-tint-background, #ecfdf3); color: var(--svc-success-color, #054f31); }
+.draft { margin-block-start: var(--svc-gap); border-color: var(--svc-accent); background: var(--svc-tint-background, #eff4ff); color: var(--svc-color); }
 .draft a { color: var(--svc-accent); word-break: break-all; }
 .spinner {
   width: 1.1rem; height: 1.1rem; border-radius: 50%;

@@ -55,6 +55,7 @@ import { createProfileServices, registerProfiles, type ProfileFeature } from './
 import { createClassicServices, registerClassic, type ClassicFeature } from './classic/classic-feature.js';
 import { registerHealth } from './health/health-routes.js';
 import { registerConsole } from './console/console-feature.js';
+import { registerHosted } from './hosted/hosted-feature.js';
 import { installDrain } from './http/graceful-drain.js';
 import { createPrettyStream, wantsPrettyLogs } from './http/log-format.js';
 import { createMetrics } from './metrics/metrics-registry.js';
@@ -306,6 +307,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await registerInsights(app, context, insights);
     // The sign-in lockout counts in the limiter's store: shared through Redis when configured.
     await registerConsole(app, context, { secret, counters: limiterStore });
+    await registerHosted(app, context, { profiles });
     if (config.demo) await (await import('./demo/demo-routes.js')).demoRoutes(app, config.dataDir, config.classic.propertiesPath, context);
     const closeMetrics = metrics ? await registerMetrics(app, config.metrics, config.server.host, metrics) : async () => undefined;
     cleanups.push(closeMetrics);

@@ -13,6 +13,7 @@ import { assetPath } from '../package-assets.js';
 import { isValidOriginEntry } from '../security/origin-policy.js';
 import { ipEntryProblem } from '../security/ip-ranges.js';
 import { siteProblems } from './config-sites.js';
+import { themeProblems, type HostedTheme } from '../hosted/hosted-theme.js';
 
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -151,7 +152,12 @@ const DATABASE_URL = /^(postgres(ql)?:\/\/|sqlite:)/;
 
 /** Problems the schema cannot see; each check reads only the parts that are of the right shape. */
 function semanticProblems(config: Config): string[] {
-  const problems = [...checkOrigins(config), ...siteProblems((config as { sites?: unknown }).sites)];
+  const problems = [
+    ...checkOrigins(config),
+    ...siteProblems((config as { sites?: unknown }).sites),
+    // issue #36: a theme whose colours fail WCAG AA contrast is a boot error, not a page that fails it.
+    ...themeProblems((config as { hosted?: { theme?: HostedTheme } }).hosted?.theme, 'hosted.theme'),
+  ];
   const url = (config.database as { url?: unknown } | undefined)?.url;
   if (typeof url === 'string' && !DATABASE_URL.test(url)) {
     problems.push(`database.url: "${url.split('://')[0]}" is not a database svc speaks; use postgres://user@host/db or sqlite:<path>`);

@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   AdminSection, AuthSection, CaptchaSection, ClassicSection, FilesSection, ConsoleSection, MetricsSection, InsightsSection, PaymentsSection, ProfileLinksSection, SitesSection, StringEnum,
 } from './config-schema-sections.js';
+import { HostedSection } from '../hosted/hosted-config.js';
 
 const OriginList = Type.Array(Type.String({ minLength: 1 }), {
   default: [],
@@ -193,6 +194,7 @@ export const ConfigSchema = Type.Object(
       { additionalProperties: false, default: {} },
     ),
     sites: SitesSection,
+    hosted: HostedSection,
     auth: AuthSection,
     profileLinks: ProfileLinksSection,
     graphql: Type.Object(

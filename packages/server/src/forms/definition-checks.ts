@@ -9,6 +9,7 @@ import type { FieldLocation, NormalisedDefinition } from './definition-normalise
 import { checkTitleFormat } from '../submissions/submission-title.js';
 import { ipEntryProblem } from '../security/ip-ranges.js';
 import { checkPaymentFields } from './definition-payment-checks.js';
+import { contrastProblems, type HostedTheme } from '../hosted/hosted-theme.js';
 
 /** Operators whose `val` is a list (interface.md §2.5 criteria, contract §2). */
 const LIST_OPERATORS = new Set(['isOneOf', 'isNotOneOf']);
@@ -44,6 +45,8 @@ export function checkDefinition(normalised: NormalisedDefinition): PathProblem[]
   });
   const titleProblem = checkTitleFormat(settings.submissionTitleFormat);
   if (titleProblem) report(['settings', 'submissionTitleFormat'], `is not a valid template: ${titleProblem}`);
+  // issue #36: the hosted page's colours must pass WCAG AA contrast, as the site-wide theme must.
+  for (const { scheme, message } of contrastProblems(settings.hostedTheme as HostedTheme | null)) report(['settings', 'hostedTheme', scheme], message);
   return problems;
 }
 

@@ -47,6 +47,9 @@ export const DEFAULT_FORM_SETTINGS: FormSettings = {
   captcha: { enabled: false, provider: null },
   notifications: { admin: [], webhooks: [] },
   purgeAfterDays: null,
+  hostedPage: false,
+  hostedIndexable: false,
+  hostedTheme: null,
 };
 
 export const DEFAULT_SUBMIT_LABEL = 'Submit';

@@ -46,7 +46,7 @@ export function swaggerOptions(config: Config): SwaggerOptions {
     // HEAD mirrors every GET; documenting it twice says nothing new.
     exposeHeadRoutes: false,
     transform: ({ schema, url, route }) => {
-      if (isExcludedRoute(route.method, url)) return { schema: { ...(schema ?? {}), hide: true }, url };
+      if (isExcludedRoute(route.method, url, [config.hosted.prefix])) return { schema: { ...(schema ?? {}), hide: true }, url };
       return { schema, url };
     },
   };

@@ -10,8 +10,9 @@ export const DOCS_PATH = '/svc/api/docs';
 
 const PAGE_PREFIXES = ['/svc/console', '/demo', DOCS_PATH] as const;
 
-export function isExcludedRoute(method: string | readonly string[], url: string): boolean {
+/** `configured`: page prefixes the config chooses (the hosted pages' `hosted.prefix`, issue #36). */
+export function isExcludedRoute(method: string | readonly string[], url: string, configured: readonly string[] = []): boolean {
   if ([method].flat().every((m) => m === 'OPTIONS')) return true;
   if (url === GRAPHQL_PATH) return true;
-  return PAGE_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
+  return [...PAGE_PREFIXES, ...configured].some((prefix) => url === prefix || url.startsWith(`${prefix}/`));
 }

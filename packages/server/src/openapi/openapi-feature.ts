@@ -41,7 +41,7 @@ export async function registerOpenapi(app: FastifyInstance, config: Config): Pro
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      routes.push({ method, url: route.url, documented: isRouteSchema(route.schema), excluded: isExcludedRoute(method, route.url) });
+      routes.push({ method, url: route.url, documented: isRouteSchema(route.schema), excluded: isExcludedRoute(method, route.url, [config.hosted.prefix]) });
     }
     // Only schemas made by routeSchema: mercurius's own routes rely on fastify validating theirs.
     if (!isRouteSchema(route.schema)) return;
@@ -51,7 +51,7 @@ export async function registerOpenapi(app: FastifyInstance, config: Config): Pro
   // Shared schemas become the document's components; routes refer to them by $ref.
   for (const schema of sharedSchemas()) app.addSchema(schema);
   await app.register(swagger, swaggerOptions(config));
-  if (isStrictOpenapi()) installStrictCheck(app);
+  if (isStrictOpenapi()) installStrictCheck(app, [config.hosted.prefix]);
   // Public and the same for everyone (no secrets, no per-request servers): a cache may keep it.
   app.get(OPENAPI_PATH, { schema: openapiDocumentSchema }, async (_request, reply) => {
     if (!config.headless.enabled) throw new SvcError('HEADLESS_DISABLED');

@@ -119,12 +119,12 @@ function replaceWithDrift(request: FastifyRequest, reply: FastifyReply, payload:
 }
 
 /** Installs the check on every route registered after it (call before the routes). */
-export function installStrictCheck(app: FastifyInstance): void {
+export function installStrictCheck(app: FastifyInstance, pagePrefixes: readonly string[] = []): void {
   addSharedSchemas();
   app.addHook('onSend', async (request, reply, payload) => {
     const url = request.routeOptions.url;
     // No route matched (404/405 from the not-found handler): nothing is documented for it.
-    if (!url || isExcludedRoute(request.method, url)) return payload;
+    if (!url || isExcludedRoute(request.method, url, pagePrefixes)) return payload;
     const schema = request.routeOptions.schema;
     if (!isRouteSchema(schema)) return replaceWithDrift(request, reply, payload, 'the route has no documented schema');
     const status = reply.statusCode;

@@ -1,0 +1,228 @@
+/**
+ * Hosted pages (issue #36): a project of one's own (its own forms directory and config, not the
+ * demo) gives `contact` a page at /f/contact with `settings.hostedPage`. Without JavaScript the
+ * page's classic form posts, stores and shows the success page or follows the return URL; the
+ * page says noindex and carries Open Graph tags and a strict CSP; a form without the setting, or
+ * none at all, is the same 404 page; a signed profile link opens the page with its context, and a
+ * spent single-use link is a page that says so, not JSON.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './support/test-app.js';
+
+const FORMS: Record<string, string> = {
+  'contact.yaml': `name: Contact us
+settings:
+  hostedPage: true
+  description: Questions, ideas, complaints.
+  successMessage: Thanks, we will write back.
+  spam: { honeypot: true, javascriptTest: false }
+fields:
+  - { type: text, handle: name, label: Your name, required: true }
+  - { type: email, handle: email, label: Email, required: true }
+  - { type: textarea, handle: message, label: Message }
+  - { type: submit, label: Send }
+`,
+  'signup.yaml': `name: Sign up
+settings:
+  hostedPage: true
+  hostedIndexable: true
+  successBehavior: redirect
+  returnUrl: https://example.test/welcome?name={name}
+  hostedTheme: { scheme: dark, radius: 12, light: { accent: '#0b6e4f' } }
+fields:
+  - { type: text, handle: name, label: Name, required: true }
+`,
+  'private.yaml': `name: Private
+fields:
+  - { type: text, handle: name, label: Name }
+`,
+};
+
+let svc: TestApp;
+let formsDir: string;
+
+beforeAll(async () => {
+  formsDir = mkdtempSync(join(tmpdir(), 'svc-hosted-forms-'));
+  for (const [file, text] of Object.entries(FORMS)) writeFileSync(join(formsDir, file), text);
+  const open = { exposeManifest: true, allowSubmit: true };
+  svc = await createTestApp({
+    config: {
+      forms: { dir: formsDir },
+      server: { publicUrl: 'https://forms.example.test' },
+      headless: {
+        forms: { contact: open, signup: open, private: open },
+        profiles: {
+          feedback: {
+            form: 'contact',
+            requiresSignedToken: true,
+            singleUse: true,
+            properties: { eventId: { type: 'integer', required: true } },
+            context: { defaultValues: { message: 'About event {{ properties.eventId }}' } },
+          },
+        },
+      },
+    },
+  });
+});
+
+afterAll(async () => {
+  await svc?.close();
+  rmSync(formsDir, { recursive: true, force: true });
+});
+
+function page(url: string) {
+  return svc.app.inject({ method: 'GET', url });
+}
+
+/** The hidden inputs and fields of the page's no-JavaScript form, as a browser would post them. */
+function formEntries(html: string, fields: Record<string, string>): [string, string][] {
+  const form = /<form [^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1] ?? '';
+  const entries: [string, string][] = [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')]);
+  const honeypot = /<div class="hp"[^>]*><label>[^<]*<input type="text" name="([^"]+)"/.exec(form)?.[1];
+  if (honeypot) entries.push([honeypot, '']);
+  return [...entries, ...Object.entries(fields), ['svc-action', 'submit']];
+}
+
+function post(entries: [string, string][], referer: string) {
+  return svc.app.inject({
+    method: 'POST',
+    url: '/svc/submit',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', referer, origin: 'https://forms.example.test', host: 'forms.example.test' },
+    payload: new URLSearchParams(entries).toString(),
+  });
+}
+
+async function stored(handle: string): Promise<Record<string, unknown>[]> {
+  const form = svc.context.forms.get(handle)!;
+  const rows = await svc.context.database.db.selectFrom('svc_submissions').selectAll().where('form_id', '=', form.id).execute();
+  return rows as unknown as Record<string, unknown>[];
+}
+
+describe('a hosted page', () => {
+  it('answers GET /f/contact with the page: <svc-form>, its bundle and theme as files, and a strict CSP', async () => {
+    const res = await page('/f/contact');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('same-origin');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("default-src 'none'");
+    const html = res.body;
+    expect(html).toContain('<html lang="en-US" dir="ltr">');
+    expect(html).toContain('<title>Contact us</title>');
+    expect(html).toMatch(/<svc-form handle="contact" lang="en-US">/);
+    expect(html).toContain('<script type="module" src="/f/_/svc-form.en.js"></script>');
+    expect(html).toMatch(/<link rel="stylesheet" href="\/f\/contact\/theme\.css\?v=[A-Za-z0-9_-]+">/);
+    // No inline script or style anywhere: the CSP would refuse them.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/<style|\sstyle="/);
+    const script = await page('/f/_/svc-form.en.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(script.body).toContain('svc-form');
+    const again = await svc.app.inject({ method: 'GET', url: '/f/_/svc-form.en.js', headers: { 'if-none-match': String(script.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('says noindex, with a description and Open Graph tags from the form; a form that opts in is indexable', async () => {
+    const html = (await page('/f/contact')).body;
+    expect(html).toContain('<meta name="robots" content="noindex, nofollow">');
+    expect((await page('/f/contact')).headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(html).toContain('<meta name="description" content="Questions, ideas, complaints.">');
+    expect(html).toContain('<meta property="og:title" content="Contact us">');
+    expect(html).toContain('<meta property="og:description" content="Questions, ideas, complaints.">');
+    expect(html).toContain('<meta property="og:url" content="https://forms.example.test/f/contact">');
+    const signup = await page('/f/signup');
+    expect(signup.body).not.toContain('noindex');
+    expect(signup.headers['x-robots-tag']).toBeUndefined();
+  });
+
+  it('stores a submission posted without JavaScript and shows the success page', async () => {
+    const before = (await stored('contact')).length;
+    const html = (await page('/f/contact')).body;
+    const res = await post(formEntries(html, { name: 'Ann Lee', email: 'ann@example.test', message: 'Hello' }), 'https://forms.example.test/f/contact');
+    expect(res.statusCode).toBe(303);
+    const back = String(res.headers.location);
+    expect(back).toMatch(/^https:\/\/forms\.example\.test\/f\/contact\?svc_flash=/);
+    expect((await stored('contact')).length).toBe(before + 1);
+    const done = await page(back.replace('https://forms.example.test', ''));
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('<p class="done" role="status">Thanks, we will write back.</p>');
+    // The success page draws no element and loads no script.
+    expect(done.body).not.toContain('<svc-form');
+    expect(done.body).not.toContain('<script');
+  });
+
+  it('shows the errors of a refused post on the page again, with what was typed', async () => {
+    const html = (await page('/f/contact')).body;
+    const res = await post(formEntries(html, { name: 'Ann', email: 'not an address' }), 'https://forms.example.test/f/contact');
+    expect(res.statusCode).toBe(303);
+    const again = (await page(String(res.headers.location).replace('https://forms.example.test', ''))).body;
+    expect(again).toContain('aria-invalid="true"');
+    expect(again).toContain('value="not an address"');
+  });
+
+  it("honours the form's return URL after a post, and its CSP lets the browser go there", async () => {
+    const first = await page('/f/signup');
+    expect(String(first.headers['content-security-policy'])).toContain("form-action 'self' https://example.test");
+    const res = await post(formEntries(first.body, { name: 'Bo Kim' }), 'https://forms.example.test/f/signup');
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('https://example.test/welcome?name=Bo%20Kim');
+    expect((await stored('signup')).length).toBe(1);
+  });
+
+  it('answers 404 with the same page for a form without the setting and for no form at all', async () => {
+    const off = await page('/f/private');
+    const missing = await page('/f/no-such-form');
+    expect(off.statusCode).toBe(404);
+    expect(missing.statusCode).toBe(404);
+    expect(off.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(off.body).toBe(missing.body);
+    expect(off.body).toContain('Form not found.');
+    expect((await page('/f/private/theme.css')).statusCode).toBe(404);
+  });
+
+  it("serves the form's theme as a stylesheet with an ETag, its tokens on <svc-form>", async () => {
+    const res = await page("/f/signup/theme.css");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(res.body).toContain('color-scheme: dark;');
+    expect(res.body).toContain('--svc-radius: 12px;');
+    const cached = await svc.app.inject({ method: 'GET', url: '/f/signup/theme.css', headers: { 'if-none-match': String(res.headers.etag) } });
+    expect(cached.statusCode).toBe(304);
+  });
+
+  it("opens a signed profile link as the page with the profile's context, and a spent single-use link as a clear page", async () => {
+    const token = await svc.context.profiles.links.sign({ profile: 'feedback', properties: { eventId: 42 }, ttlSeconds: 600, singleUse: true });
+    const url = `/f/contact?profile=feedback&token=${encodeURIComponent(token)}`;
+    const opened = await page(url);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.body).toContain(`<svc-form lang="en-US" profile="feedback" token="${token}" properties="{&quot;eventId&quot;:42}">`);
+    // The element reads the profile's manifest, which carries the context the link applies.
+    const manifest = await svc.app.inject({ method: 'GET', url: `/svc/api/manifests/feedback/manifest?token=${encodeURIComponent(token)}` });
+    expect(manifest.json().data.context.defaultValues).toEqual({ message: 'About event 42' });
+    // The link's first submission spends it.
+    const { token: csrf, cookie } = await svc.csrf();
+    const meta = await svc.meta('contact');
+    const sent = await svc.app.inject({
+      method: 'POST',
+      url: '/svc/api/manifests/feedback/submit',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, cookie },
+      payload: { intent: 'submit', values: { name: 'Ann', email: 'ann@example.test', message: 'Great event' }, context: { token }, meta },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const spent = await page(url);
+    expect(spent.statusCode).toBe(409);
+    expect(spent.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(spent.body).toContain('<h1>This link has already been used.</h1>');
+    const forged = await page(`/f/contact?profile=feedback&token=not-a-token`);
+    expect(forged.statusCode).toBe(401);
+    expect(forged.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+});
