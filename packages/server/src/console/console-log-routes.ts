@@ -7,6 +7,7 @@ import { listAudit } from '../admin/audit-log.js';
 import { CONSOLE_BASE } from './console-pages.js';
 import { pageHeaders, type ConsoleKit, type Entries } from './console-kit.js';
 import { renderAudit, renderDeadLetters } from './console-log-pages.js';
+import { flash } from './console-flash.js';
 
 export async function consoleLogRoutes(scope: FastifyInstance, kit: ConsoleKit): Promise<void> {
   const { services, signedIn, writer } = kit;
@@ -20,6 +21,7 @@ export async function consoleLogRoutes(scope: FastifyInstance, kit: ConsoleKit):
   scope.post<{ Params: { id: string }; Body: Entries }>(`${CONSOLE_BASE}/deliveries/:id/resend`, async (request, reply) => {
     const { principal, by } = await writer(request);
     await resendDelivery(services, principal, request.params.id, by);
+    flash(reply, kit, `Delivery #${request.params.id} queued to be sent again.`);
     // Back to the submission it was resent from, when that is where the button was; never elsewhere.
     const back = ((request.body ?? {}) as Entries)['back'];
     return reply.redirect(typeof back === 'string' && /^\/svc\/console\/submissions\/\d{1,15}$/.test(back) ? back : `${CONSOLE_BASE}/deliveries`, 303);

@@ -19,7 +19,8 @@ svg .day{fill:#2f6feb}svg .spam{fill:#d1242f}
 .filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.25rem 1rem;align-items:end;margin-bottom:1rem}
 .filters fieldset{grid-column:1/-1}label.choice{display:inline-block;font-weight:normal;margin-right:1rem}label.choice input{width:auto}
 select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.value{unicode-bidi:isolate}
-.export{margin:.5rem 0}.export label{display:inline;margin-right:.5rem}.export progress{width:16rem;vertical-align:middle}.export button{margin:0 0 0 .5rem}`;
+.export{margin:.5rem 0}.export label{display:inline;margin-right:.5rem}.export progress{width:16rem;vertical-align:middle}.export button{margin:0 0 0 .5rem}
+.flash{background:#dafbe1;border:1px solid #4ac26b;border-radius:6px;padding:.5rem .75rem}`;
 
 /** Who a page is drawn for: the bar's name, the session's CSRF token, and whether writes are offered. */
 export interface Viewer {

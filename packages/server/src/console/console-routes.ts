@@ -20,12 +20,14 @@ import { createConsoleKit, pageHeaders, serveAsset, SESSION_COOKIE, type Console
 import { consoleSubmissionRoutes } from './console-submission-routes.js';
 import { consoleLogRoutes } from './console-log-routes.js';
 import { consoleInsightsRoutes } from './console-insights-routes.js';
+import { consoleFlashRoutes } from './console-flash.js';
 
 const PRE_COOKIE = 'svc_console_pre';
 const WRONG = 'The username and password (or the API key) did not match.';
 
 /** The console's route modules, registered in this order inside the console's scope. */
 const MODULES: readonly ((scope: FastifyInstance, kit: ConsoleKit) => Promise<void>)[] = [
+  consoleFlashRoutes,
   consoleSubmissionRoutes,
   consoleLogRoutes,
   consoleInsightsRoutes,

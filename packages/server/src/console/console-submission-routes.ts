@@ -14,6 +14,7 @@ import { EXPORT_CONTENT_TYPES } from '../exports/export-stream.js';
 import { CONSOLE_BASE } from './console-pages.js';
 import { pageHeaders, type ConsoleKit, type Entries } from './console-kit.js';
 import { renderSubmission, renderSubmissions } from './console-submission-pages.js';
+import { flash } from './console-flash.js';
 
 /** The list filters a console URL may carry; the export and the list read the same names. */
 export const LIST_FILTERS = ['status', 'spam', 'from', 'to', 'q', 'order'] as const;
@@ -76,6 +77,7 @@ export async function consoleSubmissionRoutes(scope: FastifyInstance, kit: Conso
     const body = (request.body ?? {}) as Entries;
     const change = parseChange({ status: body['status'], isSpam: body['isSpam'] === 'true' }, services.statuses);
     const result = await updateSubmission(services, principal, request.params.id, change, by);
+    flash(reply, kit, `Submission #${result.id} saved: status ${change.status ?? 'unchanged'}, ${change.isSpam ? 'marked as spam' : 'not spam'}.`);
     return reply.redirect(`${CONSOLE_BASE}/submissions/${result.id}`, 303);
   });
 
@@ -83,6 +85,7 @@ export async function consoleSubmissionRoutes(scope: FastifyInstance, kit: Conso
     const { principal, by } = await writer(request);
     if (((request.body ?? {}) as Entries)['confirm'] !== 'yes') throw new SvcError('PAYLOAD_INVALID', 'Tick the box to confirm the delete.');
     const deleted = await deleteSubmission(services, principal, request.params.id, by);
+    flash(reply, kit, `Submission #${request.params.id} and its files were deleted.`);
     return reply.redirect(`${CONSOLE_BASE}/forms/${encodeURIComponent(deleted.formHandle)}`, 303);
   });
 }
