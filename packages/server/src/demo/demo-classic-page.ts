@@ -56,7 +56,8 @@ const STYLE = `<style>
   .errors:empty { display: none; }
   .form-errors { border: 1px solid #b42318; color: #b42318; padding: 0.5rem 0.75rem; border-radius: 6px; }
   .done { border: 1px solid #1a7f37; color: #116329; padding: 0.5rem 0.75rem; border-radius: 6px; }
-  .hp { position: absolute; left: -9999px; }
+  /* Off the start edge: to the left in ltr, the right in rtl, neither of which a page scrolls to. */
+  .hp { position: absolute; inset-inline-start: -9999px; }
   .busy::after { content: ''; display: inline-block; width: 0.8em; height: 0.8em; margin-inline-start: 0.5em; border: 2px solid currentColor; border-right-color: transparent; border-radius: 50%; animation: spin 0.8s linear infinite; }
   @keyframes spin { to { transform: rotate(360deg); } }
   .help { color: #57606a; margin: 0 0 0.25rem; }
