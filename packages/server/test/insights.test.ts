@@ -14,6 +14,8 @@ import { purgeExpired } from '../src/storage/purge-job.js';
 
 const API_KEY = 'insights-test-api-key-0123456789';
 const METRICS_TOKEN = 'metrics-token-0123456789abcdefghij';
+const OWNER_TOKEN = 'graphql-owner-token-0123456789abcdef';
+const READER_TOKEN = 'graphql-reader-token-0123456789abcde';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const PAGE0 = { fullName: 'Ann Lee', email: 'ann@example.test', applicantType: 'company', heardFrom: 'search' };
@@ -54,6 +56,12 @@ function walkSuite(url: () => string | null): void {
         database: { url: url() },
         admin: { keys: [{ name: 'ops', sha256: sha(API_KEY), scopes: ['read'], forms: ['*'] }] },
         metrics: { enabled: true, tokenSha256: sha(METRICS_TOKEN) },
+        graphql: {
+          tokens: [
+            { name: 'owner', sha256: sha(OWNER_TOKEN), scopes: ['insights:application:read'] },
+            { name: 'reader', sha256: sha(READER_TOKEN), scopes: ['forms:read'] },
+          ],
+        },
       },
     });
     // The helper reads the manifest once for its honeypot: two days before the period asked for.
@@ -156,6 +164,32 @@ function walkSuite(url: () => string | null): void {
     for (const typed of ['Ann', 'ann@example', 'not-an-email', 'Acme', 'DE123456789', '555', '127.0.0.1']) expect(text).not.toContain(typed);
     // The columns are the aggregate's key and its count, nothing else.
     expect(Object.keys(rows[0] as object).sort()).toEqual(['form_id', 'hour', 'intent', 'n', 'outcome', 'page', 'site']);
+  });
+
+  it('answers the same figures over GraphQL to a token with the insights scope, and to no one else', async () => {
+    const query = `{ svcInsights(handle: "application", from: "${WALK_DAY}", to: "${WALK_DAY}") {
+      views starts completions completionRate pages { index reached left medianSeconds } fields { handle errors messages { key count } } drafts { saves resumes } } }`;
+    const ask = (token: string | null) =>
+      svc.app.inject({ method: 'POST', url: '/graphql', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, payload: JSON.stringify({ query }) });
+    const owner = (await ask(OWNER_TOKEN)).json();
+    expect(owner.errors).toBeUndefined();
+    expect(owner.data.svcInsights).toEqual({
+      views: 100,
+      starts: 100,
+      completions: 60,
+      completionRate: 0.6,
+      pages: [
+        { index: 0, reached: 100, left: 0, medianSeconds: 24 },
+        { index: 1, reached: 100, left: 30, medianSeconds: 12 },
+        { index: 2, reached: 70, left: 10, medianSeconds: 12 },
+      ],
+      fields: [{ handle: 'email', errors: 10, messages: [{ key: 'invalidEmail', count: 10 }] }],
+      drafts: { saves: 0, resumes: 0 },
+    });
+    for (const token of [READER_TOKEN, null]) {
+      const refused = (await ask(token)).json();
+      expect([refused.data?.svcInsights ?? null, refused.errors?.[0]?.extensions?.code]).toEqual([null, 'FORM_NOT_FOUND']);
+    }
   });
 
   it('moves the Prometheus counters', async () => {

@@ -233,7 +233,7 @@ export const ConfigSchema = Type.Object(
               name: Type.String({ minLength: 1 }),
               sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 (hex) of the bearer token; the token itself is never stored.' }),
               scopes: Type.Array(
-                Type.String({ pattern: '^(forms(:[a-z][a-z0-9-]*)?:read|submissions(:[a-z][a-z0-9-]*)?:create)$' }),
+                Type.String({ pattern: '^(forms(:[a-z][a-z0-9-]*)?:read|submissions(:[a-z][a-z0-9-]*)?:create|insights(:[a-z][a-z0-9-]*)?:read)$' }),
                 { minItems: 1 },
               ),
             },
@@ -242,7 +242,7 @@ export const ConfigSchema = Type.Object(
           {
             default: [],
             description:
-              'Bearer tokens: scopes forms:read, forms:<handle>:read, submissions:create, submissions:<handle>:create. A valid token stands in for CSRF.',
+              'Bearer tokens: scopes forms:read, forms:<handle>:read, submissions:create, submissions:<handle>:create, insights:read, insights:<handle>:read. A valid token stands in for CSRF.',
           },
         ),
       },

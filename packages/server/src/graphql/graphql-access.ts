@@ -12,6 +12,8 @@ export interface Principal {
   readonly token: string | null;
   canRead(handle: string): boolean;
   canSubmit(handle: string): boolean;
+  /** May read the form's insights (issue #38): a token with `insights:read` or `insights:<handle>:read`; never the public. */
+  canReadInsights(handle: string): boolean;
 }
 
 function listPolicy(list: readonly string[]): (handle: string) => boolean {
@@ -20,7 +22,7 @@ function listPolicy(list: readonly string[]): (handle: string) => boolean {
   return (handle) => set.has(handle);
 }
 
-function scopePolicy(scopes: readonly string[], kind: 'forms' | 'submissions', action: 'read' | 'create') {
+function scopePolicy(scopes: readonly string[], kind: 'forms' | 'submissions' | 'insights', action: 'read' | 'create') {
   if (scopes.includes(`${kind}:${action}`)) return () => true;
   const handles = new Set(scopes.filter((s) => s.startsWith(`${kind}:`) && s.endsWith(`:${action}`)).map((s) => s.split(':')[1]));
   return (handle: string) => handles.has(handle);
@@ -36,11 +38,12 @@ export function createAccessControl(config: Config): AccessControl {
   const publicConfig = config.graphql.public;
   const headlessForms = Object.entries(config.headless.forms);
   const publicPrincipal: Principal = publicConfig
-    ? { token: null, canRead: listPolicy(publicConfig.read ?? []), canSubmit: listPolicy(publicConfig.submit ?? []) }
+    ? { token: null, canRead: listPolicy(publicConfig.read ?? []), canSubmit: listPolicy(publicConfig.submit ?? []), canReadInsights: () => false }
     : {
         token: null,
         canRead: listPolicy(headlessForms.filter(([, f]) => f.exposeManifest).map(([h]) => h)),
         canSubmit: listPolicy(headlessForms.filter(([, f]) => f.allowSubmit).map(([h]) => h)),
+        canReadInsights: () => false,
       };
   const tokens = config.graphql.tokens.map((t) => ({
     name: t.name,
@@ -49,6 +52,7 @@ export function createAccessControl(config: Config): AccessControl {
       token: t.name,
       canRead: scopePolicy(t.scopes, 'forms', 'read'),
       canSubmit: scopePolicy(t.scopes, 'submissions', 'create'),
+      canReadInsights: scopePolicy(t.scopes, 'insights', 'read'),
     } satisfies Principal,
   }));
   return {

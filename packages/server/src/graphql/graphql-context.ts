@@ -3,12 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Form } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import type { ProfileFeature } from '../profiles/profiles-feature.js';
+import type { InsightsFeature } from '../insights/insights-feature.js';
 import type { Principal } from './graphql-access.js';
 import { CSRF_FIELD_NAME } from '../security/csrf-tokens.js';
 
 /** What svc's resolvers use: the shared services and the profiles feature (profile submits, contract §9). */
 export interface GraphqlApp extends AppContext {
   readonly profiles: Pick<ProfileFeature, 'registry' | 'services'>;
+  /** The insights room (issue #38), for `svcInsights`; absent in a host that embeds svc without it. */
+  readonly insights?: Pick<InsightsFeature, 'enabled' | 'report'>;
 }
 
 export interface SvcRequestContext {

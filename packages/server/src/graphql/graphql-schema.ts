@@ -13,6 +13,7 @@ import { createSubmissionInterface, defaultHostTypes, type HostTypes } from './g
 import { createSubmissionMutation } from './graphql-mutations.js';
 import { headlessMutationFields, headlessQueryFields, SvcQuery } from './graphql-queries.js';
 import type { SvcGraphqlContext } from './graphql-context.js';
+import { insightsQueryFields } from './graphql-insights.js';
 
 export interface SvcSchemaParts {
   readonly queryFields: GraphQLFieldConfigMap<unknown, SvcGraphqlContext>;
@@ -30,7 +31,7 @@ export function svcSchemaParts(forms: readonly Form[], hostTypes: HostTypes = {}
     mutationFields[name] = config;
   }
   return {
-    queryFields: { svc: { type: SvcQuery, description: 'Forms of the service.', resolve: () => ({}) }, ...headlessQueryFields() },
+    queryFields: { svc: { type: SvcQuery, description: 'Forms of the service.', resolve: () => ({}) }, ...headlessQueryFields(), ...insightsQueryFields() },
     mutationFields,
     types: [
       ...FORM_TYPES,
