@@ -149,6 +149,8 @@ describe('svc forms check on language variants of email templates', () => {
     write('ask-owner/de/subject.liquid', 'Neue Frage');
     write('ask-owner/de/text.liquid', '{% for field in fields %}{{ field.label }}');
     write('ask-owner/ar/subject.liquid', 'سؤال جديد');
+    // A folder that names no language is no variant of the template, and nobody's problem.
+    write('ask-owner/images/readme.txt', 'logos');
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 

@@ -43,11 +43,18 @@ export function completeSource(parts: TemplateParts): TemplateSource | null {
   return { subject: parts.subject, html: parts.html ?? '', text: parts.text ?? '' };
 }
 
+/**
+ * A folder name that is a language tag with a two- or three-letter language (`de`, `de-AT`, `ar`,
+ * `zh-Hant`): BCP 47 also admits five- to eight-letter languages, which would take a folder such
+ * as `images` for a language no site has.
+ */
+const LANGUAGE_FOLDER = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+
 /** The language variants of a template: its folders named by a language tag. */
 export async function variantTags(templateDir: string): Promise<string[]> {
   try {
     const entries = await readdir(templateDir, { withFileTypes: true });
-    return entries.filter((entry) => entry.isDirectory() && canonicalTag(entry.name) !== null).map((entry) => entry.name);
+    return entries.filter((entry) => entry.isDirectory() && LANGUAGE_FOLDER.test(entry.name) && canonicalTag(entry.name) !== null).map((entry) => entry.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw error;
