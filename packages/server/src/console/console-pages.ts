@@ -20,7 +20,25 @@ svg .day{fill:#2f6feb}svg .spam{fill:#d1242f}
 .filters fieldset{grid-column:1/-1}label.choice{display:inline-block;font-weight:normal;margin-right:1rem}label.choice input{width:auto}
 select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.value{unicode-bidi:isolate}
 .export{margin:.5rem 0}.export label{display:inline;margin-right:.5rem}.export progress{width:16rem;vertical-align:middle}.export button{margin:0 0 0 .5rem}
-.flash{background:#dafbe1;border:1px solid #4ac26b;border-radius:6px;padding:.5rem .75rem}`;
+.flash{background:#dafbe1;border:1px solid #4ac26b;border-radius:6px;padding:.5rem .75rem}
+header{flex-wrap:wrap;row-gap:.4rem}header nav{display:flex;flex-wrap:wrap;gap:.25rem .75rem}header form button{margin:0}
+.scroll{max-width:100%;overflow-x:auto;margin-bottom:1rem}.scroll:focus-visible{outline:3px solid #2f6feb;outline-offset:2px}.scroll>table{min-width:36rem}
+td,th{overflow-wrap:anywhere}img,svg{max-width:100%}
+svg.chart{display:block;width:100%;max-width:46rem;height:auto;margin:.5rem 0}svg.chart text{font-size:11px;fill:#1f2328}
+.report-table caption{text-align:left;font-weight:600;padding:.25rem 0}
+kbd{font:.9em ui-monospace,monospace;border:1px solid #8c959f;border-bottom-width:2px;border-radius:4px;padding:0 .3rem;background:#fff}
+tr.current{outline:3px solid #2f6feb;outline-offset:-3px}
+.saved-filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin:.5rem 0 1rem}.saved-filters form{margin:0;display:flex;gap:.5rem;align-items:end}.saved-filters button{margin:0}.saved-filters label{margin:0}.saved-filters input{width:12rem}
+@media (max-width:40rem){main{padding:1rem .75rem}h1{font-size:1.5rem}}`;
+
+/**
+ * A table that scrolls inside itself (issue #35: a phone's page never scrolls sideways): a region
+ * a keyboard can focus and scroll, named for screen readers.
+ */
+export function scrollRegion(label: string, tableHtml: string): string {
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(label)}">${tableHtml}</div>`;
+}
+
 
 /** Who a page is drawn for: the bar's name, the session's CSRF token, and whether writes are offered. */
 export interface Viewer {
@@ -32,7 +50,7 @@ export interface Viewer {
 /** A console page: the bar (with sign-out when signed in), one stylesheet, a script file when named. */
 export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string } | null, script?: string): string {
   const bar = signedInAs
-    ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
+    ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a> · <a href="${CONSOLE_BASE}/help">Help</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
     : '<header><strong>svc console</strong></header>';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css">${script ? `<script src="${CONSOLE_BASE}/${script}" defer></script>` : ''}</head><body>${bar}<main>${body}</main></body></html>`;
 }
@@ -83,8 +101,8 @@ function chart(days: FormRow['days']): string {
 export function renderForms(rows: readonly FormRow[], signedInAs: { name: string; csrf: string }): string {
   const body = rows.length === 0
     ? '<h1>Forms</h1><p>No form is visible to you.</p>'
-    : `<h1>Forms</h1><table><thead><tr><th scope="col">Form</th><th scope="col">Submissions</th><th scope="col">Spam</th><th scope="col">Last submission</th><th scope="col">Last 30 days</th></tr></thead><tbody>${rows
+    : `<h1>Forms</h1>${scrollRegion('Forms', `<table><thead><tr><th scope="col">Form</th><th scope="col">Submissions</th><th scope="col">Spam</th><th scope="col">Last submission</th><th scope="col">Last 30 days</th></tr></thead><tbody>${rows
         .map((row) => `<tr><th scope="row"><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(row.handle)}">${escapeHtml(row.name)}</a> <span class="muted">${escapeHtml(row.handle)}</span></th><td>${row.total - row.spam}</td><td>${row.spam}</td><td>${row.last ? escapeHtml(row.last.slice(0, 16).replace('T', ' ')) : '—'}</td><td>${chart(row.days)}</td></tr>`)
-        .join('')}</tbody></table>`;
+        .join('')}</tbody></table>`)}`;
   return consolePage('Forms · svc console', body, signedInAs);
 }

@@ -21,6 +21,7 @@ import { consoleSubmissionRoutes } from './console-submission-routes.js';
 import { consoleLogRoutes } from './console-log-routes.js';
 import { consoleInsightsRoutes } from './console-insights-routes.js';
 import { consoleFlashRoutes } from './console-flash.js';
+import { consoleReportsRoutes } from './console-reports-routes.js';
 
 const PRE_COOKIE = 'svc_console_pre';
 const WRONG = 'The username and password (or the API key) did not match.';
@@ -31,6 +32,7 @@ const MODULES: readonly ((scope: FastifyInstance, kit: ConsoleKit) => Promise<vo
   consoleSubmissionRoutes,
   consoleLogRoutes,
   consoleInsightsRoutes,
+  consoleReportsRoutes,
 ];
 
 function cookie(name: string, value: string, secure: boolean, maxAgeSeconds: number | null): string {

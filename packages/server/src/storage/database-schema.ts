@@ -209,6 +209,17 @@ export interface ConsoleSessionsTable {
   expires_at: string;
 }
 
+/** issue #35: a console user's saved filter of a form's list (the query string as saved). */
+export interface ConsoleFiltersTable {
+  id: Generated<number>;
+  /** `user:<name>` or `key:<name>`, as the audit log names actors. */
+  owner: string;
+  form_handle: string;
+  name: string;
+  query: string;
+  created_at: string;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   at: string;
@@ -280,6 +291,7 @@ export interface Database {
   svc_classic_sessions: ClassicSessionsTable;
   svc_audit_log: AuditLogTable;
   svc_console_sessions: ConsoleSessionsTable;
+  svc_console_filters: ConsoleFiltersTable;
   svc_insight_steps: InsightStepsTable;
   svc_insight_field_errors: InsightFieldErrorsTable;
   svc_insight_counts: InsightCountsTable;
