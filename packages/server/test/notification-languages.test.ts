@@ -119,6 +119,29 @@ describe('notification emails per site language', () => {
     expect(owner.text).toContain('Last name: Martin');
   });
 
+  it("sends a submission held back as spam, once released, in its own site's language", async () => {
+    const { security } = await app.manifest('contact');
+    const res = await app.submit('contact', {
+      intent: 'submit',
+      values: { firstName: 'Otto', lastName: 'Falsch', email: 'otto@visitor.test' },
+      meta: { honeypot: { name: security.honeypot?.name, value: 'filled' } },
+      context: { site: 'de' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const id = res.json<{ submission: { id: number } }>().submission.id;
+    const row = await app.context.database.db.selectFrom('svc_submissions').select(['is_spam', 'site']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect({ spam: Boolean(row.is_spam), site: row.site }).toEqual({ spam: true, site: 'de' });
+    expect(sink.messages).toHaveLength(0);
+
+    // Released from the registry's untranslated form, it is written as the German site had it.
+    expect(await app.context.deliveries.onMarkedNotSpam(id)).toBe(2);
+    const owner = await sink.waitFor((mail) => mail.envelope.to.includes(OWNER), 10_000);
+    expect(owner.subject).toBe('Neue Einsendung: Kontakt (Otto Falsch)');
+    expect(owner.text).toContain('Vorname: Otto');
+    const confirmation = await sink.waitFor((mail) => mail.envelope.to.includes('otto@visitor.test'), 10_000);
+    expect(confirmation.subject).toBe('Danke für Ihre Nachricht, Otto');
+  });
+
   it('keeps the default site in English, the built-in subject as it was', async () => {
     const { owner, confirmation } = await submitOn(null, 'Ann', 'Lee');
 
