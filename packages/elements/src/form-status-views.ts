@@ -64,8 +64,16 @@ export function renderSuccess(message: string): HTMLElement {
   return h('div', { part: 'success', class: 'success', role: 'status', tabindex: -1 }, message);
 }
 
-/** The resume link: the server's when the form defines one, else this page with the draft in the query. */
-export function resumeLinkOf(draft: { token: string; key: string; resumeUrl: string | null }, handle: string): string {
+/**
+ * The resume link: the page's own template (`resume-url`, `{token}` and `{key}` filled in, issue
+ * #36) when it sets one, else the server's when the form defines one, else this page with the
+ * draft in the query.
+ */
+export function resumeLinkOf(draft: { token: string; key: string; resumeUrl: string | null }, handle: string, template: string | null = null): string {
+  if (template) {
+    const filled = template.replaceAll('{token}', encodeURIComponent(draft.token)).replaceAll('{key}', encodeURIComponent(draft.key));
+    return new URL(filled, globalThis.location.href).toString();
+  }
   if (draft.resumeUrl) return draft.resumeUrl;
   const url = new URL(globalThis.location.href);
   url.searchParams.set('token', draft.token);

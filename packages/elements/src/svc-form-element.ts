@@ -50,6 +50,8 @@ function messagesOf(error: unknown): string[] {
  * <!-- A site (issue #34): labels, server answers and the element's words in the site's language
  *      (de-DE here); changing `site` loads the form again. No `site`: the default site. -->
  * <svc-form base-url="https://forms.example.com" handle="contact" site="de"></svc-form>
+ * <!-- A saved draft's link comes back to this page (issue #36): `{token}` and `{key}` are filled in. -->
+ * <svc-form handle="application" allow-save resume-url="/f/application?token={token}&amp;key={key}"></svc-form>
  * <!-- A form with a payment field pays on submit and leaves for the service's payment callback,
  *      which stores the submission and shows or redirects to the outcome (no svc:submitted). -->
  * <script type="module">
@@ -366,7 +368,7 @@ export class SvcFormElement extends HTMLElement {
       emit: (name, detail) => this.#emit(name, detail),
       showDraft: (draft) => {
         if (!draft) return;
-        this.#draftNotice = renderDraftNotice(resumeLinkOf(draft, host.session.manifest.form.handle), host.session.language);
+        this.#draftNotice = renderDraftNotice(resumeLinkOf(draft, host.session.manifest.form.handle, this.getAttribute('resume-url')), host.session.language);
         this.#draftNotice.lang = host.session.language;
         this.#draftNotice.dir = textDirection(host.session.language);
         this.#root.querySelector('[part="draft"]')?.remove();

@@ -71,13 +71,16 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
     const language = resolveLanguage(site.language);
     const named = text(query, 'site');
     const profileName = text(query, 'profile');
-    const attributes: Record<string, string | null> = { handle: form.handle, site: named, lang: site.language };
+    const siteQuery = named ? `&site=${encodeURIComponent(named)}` : '';
+    // A form of several pages may be saved for later; its link comes back to this page.
+    const drafts = form.pages.length > 1 ? { 'allow-save': '', 'resume-url': `${prefix}/${form.handle}?token={token}&key={key}${siteQuery}` } : {};
+    const attributes: Record<string, string | null> = { handle: form.handle, site: named, lang: site.language, ...drafts };
     let fallback = '';
     let script: string | null = `${assets}/svc-form.${bundleVariant(form, language)}.js`;
     if (profileName) {
       const opened = await openProfile(request, profileName, form, query);
       if (opened instanceof SvcError) return messagePage(reply, opened.status, site.language, errorMessage(site.language, opened.code), [], form);
-      Object.assign(attributes, { handle: null, site: null, profile: profileName, token: text(query, 'token'), properties: JSON.stringify(opened.properties) });
+      Object.assign(attributes, { handle: null, site: null, 'allow-save': null, 'resume-url': null, profile: profileName, token: text(query, 'token'), properties: JSON.stringify(opened.properties) });
     } else {
       const token = text(query, 'token');
       const key = text(query, 'key');
