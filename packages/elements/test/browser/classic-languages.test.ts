@@ -7,8 +7,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import { afterEach, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describeWithChromium } from './support/chromium.js';
 import { useBrowserHarness } from './support/browser-harness.js';
 import { describeViolations, isSerious, runAxe } from './support/axe-check.js';
@@ -39,10 +39,15 @@ function layoutOf(page: Page) {
 
 describeWithChromium('server-rendered demo pages on other sites', () => {
   const harness = useBrowserHarness({ sites: DEMO_SITES });
+  const contexts: BrowserContext[] = [];
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
+  });
 
   async function open(path: string, javaScriptEnabled: boolean): Promise<Page> {
     const context = await harness.browser.newContext({ javaScriptEnabled, viewport: { width: 900, height: 900 } });
     context.setDefaultTimeout(5_000);
+    contexts.push(context);
     const page = await context.newPage();
     await page.goto(`${harness.serviceOrigin}${path}`);
     return page;
