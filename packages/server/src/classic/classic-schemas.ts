@@ -127,6 +127,9 @@ function postResponses(): Record<number, ResponseSchema> {
 const postSchema = {
   tags: ['classic'],
   description: 'Form-encoded or multipart, as a plain HTML <form> posts it (contract §10).',
+  querystring: Type.Object({
+    site: Type.Optional(Type.String({ description: "A configured site handle (issue #34): the answer in its language (a site's properties JSON puts it on actionUrl); else a posted `site` entry, else the default site." })),
+  }),
   body: { content: { 'application/x-www-form-urlencoded': { schema: PostBody }, 'multipart/form-data': { schema: PostBody } } },
   response: postResponses(),
 } as const;
