@@ -6,15 +6,17 @@ import { createAdminGuard, sendData } from '../admin/admin-http.js';
 import { readableForm } from '../admin/admin-service.js';
 import { adminInsightsSchema } from './insights-schemas.js';
 import { parseInsightsQuery } from './insights-query.js';
-import type { InsightsFeature } from './insights-feature.js';
+import type { InsightsReport, ReportQuery } from './insights-report.js';
+import type { Form } from '@svc/core';
 
-export async function insightsAdminRoutes(app: FastifyInstance, ctx: AppContext, insights: InsightsFeature): Promise<void> {
+/** `report` is the feature's (its pending counts written first); passed in, so this file needs nothing else of it. */
+export async function insightsAdminRoutes(app: FastifyInstance, ctx: AppContext, report: (form: Form, query: ReportQuery) => Promise<InsightsReport>): Promise<void> {
   const keys = createAdminKeys(ctx.config);
   const onRequest = createAdminGuard(ctx.config.headless.enabled);
   app.get<{ Params: { handle: string } }>('/svc/api/admin/forms/:handle/insights', { onRequest, schema: adminInsightsSchema }, async (request, reply) => {
     const key = keys.authenticate(request.headers.authorization);
     const form = readableForm(ctx, key, request.params.handle);
     const query = parseInsightsQuery(request.query as Record<string, unknown>, ctx.sites, ctx.submit.now());
-    return sendData(reply, await insights.report(form, query));
+    return sendData(reply, await report(form, query));
   });
 }

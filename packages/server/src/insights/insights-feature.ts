@@ -96,7 +96,7 @@ export function insightsOf(scope: FastifyInstance): InsightsFeature | null {
 export async function registerInsights(app: FastifyInstance, ctx: AppContext, insights: InsightsFeature): Promise<void> {
   // Plain property, not a decoration: child scopes (the console's) read it through the prototype.
   (app as unknown as Record<symbol, InsightsFeature>)[INSIGHTS] = insights;
-  await insightsAdminRoutes(app, ctx, insights);
+  await insightsAdminRoutes(app, ctx, (form, query) => insights.report(form, query));
   // The last window's counts are written before the database closes (close() closes it after).
   app.addHook('onClose', async () => insights.close());
 }
