@@ -60,6 +60,8 @@ export const ERROR_CATALOGUE = {
   VALUES_INVALID: { status: 422, message: 'Some values are not valid for this form.' },
   FIELD_NOT_EDITABLE: { status: 400, message: 'This field cannot be changed after submission.' },
   NOTE_TOO_LONG: { status: 400, message: 'The note is too long.' },
+  // issue #35: one bulk action changes at most 10,000 submissions, so it stays one short transaction.
+  BULK_TOO_LARGE: { status: 422, message: 'A bulk action changes at most 10,000 submissions; select fewer or narrow the filter.' },
   QUERY_TOO_DEEP: { status: 400, message: 'The GraphQL query nests too deeply.' },
   QUERY_TOO_COMPLEX: { status: 400, message: 'The GraphQL query asks for too much at once.' },
   NOT_IMPLEMENTED: { status: 501, message: 'This is not available yet.' },

@@ -144,6 +144,7 @@ export const MESSAGES_AR: MessageCatalogue = {
   'error.STORAGE_UNAVAILABLE': 'لا يمكن حفظ الملفات حاليًا؛ يُرجى المحاولة بعد قليل.',
   'error.ADMIN_FORBIDDEN': 'مفتاح API هذا لا يسمح بهذا الطلب.',
   'error.SUBMISSION_NOT_FOUND': 'الإرسال غير موجود.',
+  'error.BULK_TOO_LARGE': 'يغيّر الإجراء الجماعي 10,000 إرسال على الأكثر؛ اختر عددًا أقل أو ضيّق عامل التصفية.',
   'error.QUERY_TOO_DEEP': 'استعلام GraphQL متداخل بعمق كبير.',
   'error.QUERY_TOO_COMPLEX': 'استعلام GraphQL يطلب الكثير دفعة واحدة.',
   'error.NOT_IMPLEMENTED': 'هذه الميزة غير متاحة بعد.',

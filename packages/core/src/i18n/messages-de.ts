@@ -132,6 +132,7 @@ export const MESSAGES_DE: MessageCatalogue = {
   'error.STORAGE_UNAVAILABLE': 'Dateien können gerade nicht gespeichert werden; bitte versuchen Sie es gleich erneut.',
   'error.ADMIN_FORBIDDEN': 'Dieser API-Schlüssel erlaubt die Anfrage nicht.',
   'error.SUBMISSION_NOT_FOUND': 'Einsendung nicht gefunden.',
+  'error.BULK_TOO_LARGE': 'Eine Sammelaktion ändert höchstens 10.000 Einsendungen; wählen Sie weniger aus oder grenzen Sie den Filter ein.',
   'error.QUERY_TOO_DEEP': 'Die GraphQL-Abfrage ist zu tief verschachtelt.',
   'error.QUERY_TOO_COMPLEX': 'Die GraphQL-Abfrage verlangt zu viel auf einmal.',
   'error.NOT_IMPLEMENTED': 'Dies ist noch nicht verfügbar.',

@@ -135,6 +135,7 @@ export const MESSAGES_ES: MessageCatalogue = {
   'error.STORAGE_UNAVAILABLE': 'Ahora mismo no se pueden guardar archivos; inténtelo de nuevo en breve.',
   'error.ADMIN_FORBIDDEN': 'Esta clave de API no permite la solicitud.',
   'error.SUBMISSION_NOT_FOUND': 'Envío no encontrado.',
+  'error.BULK_TOO_LARGE': 'Una acción masiva cambia como máximo 10.000 envíos; seleccione menos o acote el filtro.',
   'error.QUERY_TOO_DEEP': 'La consulta GraphQL está anidada demasiado profundamente.',
   'error.QUERY_TOO_COMPLEX': 'La consulta GraphQL pide demasiado a la vez.',
   'error.NOT_IMPLEMENTED': 'Esto aún no está disponible.',

@@ -136,6 +136,7 @@ export const MESSAGES_FR: MessageCatalogue = {
   'error.STORAGE_UNAVAILABLE': 'Les fichiers ne peuvent pas être enregistrés pour le moment ; réessayez dans un instant.',
   'error.ADMIN_FORBIDDEN': 'Cette clé d’API n’autorise pas la requête.',
   'error.SUBMISSION_NOT_FOUND': 'Envoi introuvable.',
+  'error.BULK_TOO_LARGE': 'Une action groupée modifie au plus 10 000 envois ; sélectionnez-en moins ou affinez le filtre.',
   'error.QUERY_TOO_DEEP': 'La requête GraphQL est trop profondément imbriquée.',
   'error.QUERY_TOO_COMPLEX': 'La requête GraphQL demande trop de choses à la fois.',
   'error.NOT_IMPLEMENTED': 'Ce n’est pas encore disponible.',

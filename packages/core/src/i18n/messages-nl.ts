@@ -132,6 +132,7 @@ export const MESSAGES_NL: MessageCatalogue = {
   'error.STORAGE_UNAVAILABLE': 'Bestanden kunnen nu niet worden opgeslagen; probeer het zo opnieuw.',
   'error.ADMIN_FORBIDDEN': 'Deze API-sleutel staat het verzoek niet toe.',
   'error.SUBMISSION_NOT_FOUND': 'Inzending niet gevonden.',
+  'error.BULK_TOO_LARGE': 'Een bulkactie wijzigt hoogstens 10.000 inzendingen; selecteer er minder of verfijn het filter.',
   'error.QUERY_TOO_DEEP': 'De GraphQL-query is te diep genest.',
   'error.QUERY_TOO_COMPLEX': 'De GraphQL-query vraagt te veel tegelijk.',
   'error.NOT_IMPLEMENTED': 'Dit is nog niet beschikbaar.',

@@ -50,7 +50,8 @@ function parseDate(name: 'from' | 'to', value: string | undefined): string | und
   return new Date(time + day).toISOString();
 }
 
-function parseFilter(raw: Raw, statuses: readonly string[]): SubmissionFilter {
+/** The list route's filters (`spam` defaults to false: not spam); the bulk route reads the same. */
+export function parseFilter(raw: Raw, statuses: readonly string[]): SubmissionFilter {
   const status = single(raw, 'status');
   if (status !== undefined && !statuses.includes(status)) throw invalid(`"status" must be one of ${statuses.join(', ')}.`);
   const spam = single(raw, 'spam') ?? 'false';

@@ -8,6 +8,7 @@ import { getSubmission, listDeadDeliveries, listForms, listSubmissions } from '.
 import { deleteSubmission, parseChange, resendDelivery, updateSubmission } from './admin-writes.js';
 import { baseUrl, createAdminGuard, createAdminServices, sendData } from './admin-http.js';
 import { adminExportRoutes } from './admin-export-routes.js';
+import { adminBulkRoutes } from './admin-bulk-routes.js';
 import { adminReportsRoutes } from './admin-reports-routes.js';
 import { listAudit } from './audit-log.js';
 import { adminAuditSchema, adminDeadDeliveriesSchema, adminDeleteSubmissionSchema, adminFormsSchema, adminResendSchema, adminSubmissionSchema, adminSubmissionsSchema, adminUpdateSubmissionSchema } from './admin-schemas.js';
@@ -79,5 +80,6 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   await adminExportRoutes(app, { keys, services, onRequest });
+  await adminBulkRoutes(app, { keys, services, onRequest });
   await adminReportsRoutes(app, { keys, services, onRequest, dialect: ctx.database.dialect, timezone: ctx.sites.defaultSite.timezone ?? 'UTC' });
 }

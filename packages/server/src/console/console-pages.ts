@@ -20,6 +20,14 @@ svg .day{fill:#2f6feb}svg .spam{fill:#d1242f}
 .filters fieldset{grid-column:1/-1}label.choice{display:inline-block;font-weight:normal;margin-right:1rem}label.choice input{width:auto}
 select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.value{unicode-bidi:isolate}
 .export{margin:.5rem 0}.export label{display:inline;margin-right:.5rem}.export progress{width:16rem;vertical-align:middle}.export button{margin:0 0 0 .5rem}
+/* bulk actions and the spam folder (issue #35 items 1, 4) */
+.bulk{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:end;margin:1rem 0;padding:.75rem;background:#fff;border:1px solid #d0d7de;border-radius:6px}
+.bulk fieldset{border:0;padding:0;margin:0}.bulk legend{font-weight:600}.bulk>div{min-width:10rem}.bulk button{margin-top:0}
+td.pick,th.pick{width:2.5rem}td.pick input,th.pick input{width:1.25rem;height:1.25rem;margin:0}
+.confirm{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:1.25rem;max-width:36rem}.confirm .actions{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+svg.spam-chart{display:block;width:100%;max-width:40rem;height:8rem;background:#fff;border:1px solid #d0d7de}.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0}
+form.inline{display:inline;margin:0}form.inline button{margin:0}
 .flash{background:#dafbe1;border:1px solid #4ac26b;border-radius:6px;padding:.5rem .75rem}
 header{flex-wrap:wrap;row-gap:.4rem}header nav{display:flex;flex-wrap:wrap;gap:.25rem .75rem}header form button{margin:0}
 .scroll{max-width:100%;overflow-x:auto;margin-bottom:1rem}.scroll:focus-visible{outline:3px solid #2f6feb;outline-offset:2px}.scroll>table{min-width:36rem}
@@ -50,7 +58,7 @@ export interface Viewer {
 /** A console page: the bar (with sign-out when signed in), one stylesheet, a script file when named. */
 export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string } | null, script?: string): string {
   const bar = signedInAs
-    ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a> · <a href="${CONSOLE_BASE}/help">Help</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
+    ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/spam">Spam</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a> · <a href="${CONSOLE_BASE}/help">Help</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
     : '<header><strong>svc console</strong></header>';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css">${script ? `<script src="${CONSOLE_BASE}/${script}" defer></script>` : ''}</head><body>${bar}<main>${body}</main></body></html>`;
 }

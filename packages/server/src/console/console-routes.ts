@@ -20,6 +20,8 @@ import { createConsoleKit, pageHeaders, serveAsset, SESSION_COOKIE, type Console
 import { consoleSubmissionRoutes } from './console-submission-routes.js';
 import { consoleLogRoutes } from './console-log-routes.js';
 import { consoleInsightsRoutes } from './console-insights-routes.js';
+import { consoleBulkRoutes } from './console-bulk-routes.js';
+import { consoleSpamRoutes } from './console-spam-routes.js';
 import { consoleFlashRoutes } from './console-flash.js';
 import { consoleReportsRoutes } from './console-reports-routes.js';
 
@@ -33,6 +35,8 @@ const MODULES: readonly ((scope: FastifyInstance, kit: ConsoleKit) => Promise<vo
   consoleLogRoutes,
   consoleInsightsRoutes,
   consoleReportsRoutes,
+  consoleBulkRoutes,
+  consoleSpamRoutes,
 ];
 
 function cookie(name: string, value: string, secure: boolean, maxAgeSeconds: number | null): string {

@@ -8,6 +8,7 @@
 import type { Field, Form } from '@svc/core';
 import { escapeHtml } from '../http/html-page.js';
 import type { SubmissionDetail, SubmissionItem } from '../admin/admin-service.js';
+import { bulkBar, bulkCell, bulkHeadCell } from './console-bulk-pages.js';
 import { CONSOLE_BASE, consolePage, type Viewer } from './console-pages.js';
 
 function optionLabel(field: Field, value: string): string {
@@ -80,9 +81,9 @@ export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string
 <div><label for="to">To</label><input id="to" name="to" type="date" value="${escapeHtml(query['to'] ?? '')}"></div>
 <fieldset><legend>Columns</legend>${columnChoices}</fieldset>
 <div><button type="submit">Show</button></div></form>`;
-  const head = `<tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Spam</th>${view.columns.map((c) => `<th scope="col">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
+  const head = `<tr>${bulkHeadCell()}<th scope="col">Title</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Spam</th>${view.columns.map((c) => `<th scope="col">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
   const rows = view.items
-    .map((item) => `<tr><td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td><td>${escapeHtml(item.status)}</td><td>${escapeHtml(item.createdAt.slice(0, 16).replace('T', ' '))}</td><td>${item.isSpam ? 'spam' : ''}</td>${view.columns.map((c) => `<td>${escapeHtml(valueText(c, item.values[c.handle as string]))}</td>`).join('')}</tr>`)
+    .map((item) => `<tr>${bulkCell(item.id, item.title)}<td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td><td>${escapeHtml(item.status)}</td><td>${escapeHtml(item.createdAt.slice(0, 16).replace('T', ' '))}</td><td>${item.isSpam ? 'spam' : ''}</td>${view.columns.map((c) => `<td>${escapeHtml(valueText(c, item.values[c.handle as string]))}</td>`).join('')}</tr>`)
     .join('');
   const kept = { ...query, columns: '' };
   const next = view.nextCursor ? `<p><a href="${escapeHtml(link(base, { ...kept, cursor: view.nextCursor }))}${view.columns.map((c) => `&amp;columns=${encodeURIComponent(c.handle as string)}`).join('')}">Next page</a></p>` : '';
@@ -90,7 +91,8 @@ export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string
 <p>${view.count} matching submission(s) · Export them: <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'csv', bom: 'true' }))}" download data-export data-count="${view.count}">CSV (Excel)</a> · <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'jsonl' }))}" download data-export data-count="${view.count}">JSON Lines</a></p>
 <div id="export-progress" class="export" hidden><label for="export-bar">Export progress</label><progress id="export-bar" max="1" value="0"></progress> <span id="export-figures"></span><button type="button" id="export-cancel" hidden>Cancel export</button></div>
 <p id="export-status" role="status"></p>
-<table><thead>${head}</thead><tbody>${rows || `<tr><td colspan="${4 + view.columns.length}">None.</td></tr>`}</tbody></table>${next}`;
+${bulkBar({ handle: form.handle, query, count: view.count, statuses: view.statuses, actions: ['setStatus', 'markSpam', 'markNotSpam', 'delete', 'export'], back: link(base, query) }, viewer)}
+<table><thead>${head}</thead><tbody>${rows || `<tr><td colspan="${5 + view.columns.length}">None.</td></tr>`}</tbody></table>${next}`;
   return consolePage(`${form.name} · svc console`, body, viewer, 'console-export.js');
 }
 
