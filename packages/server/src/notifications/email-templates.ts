@@ -8,9 +8,9 @@
  */
 import { join } from 'node:path';
 import { Liquid } from 'liquidjs';
-import { textDirection, type Form } from '@svc/core';
+import type { Form } from '@svc/core';
 import { PermanentDeliveryError, type DeliveryPayload } from './delivery-model.js';
-import { booleanWord, emailWords, fileWords, markHtmlLanguage } from './email-language.js';
+import { booleanWord, emailDirection, emailWords, fileWords, markHtmlLanguage } from './email-language.js';
 import { TEMPLATE_NAME, completeSource, pickVariant, readTemplateParts, variantTags, type TemplateSource } from './email-template-files.js';
 
 function engine(escape: boolean): Liquid {
@@ -70,7 +70,7 @@ export function templateScope(form: Form | undefined, payload: DeliveryPayload, 
     payment: payload.payment ?? null,
     // issue #34: `<html lang="{{ language }}" dir="{{ dir }}">` in a template that writes its own.
     language,
-    dir: textDirection(language),
+    dir: emailDirection(language),
     words: emailWords(language, payload.form.name, payload.submission.title),
   };
 }
