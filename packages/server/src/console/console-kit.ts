@@ -14,6 +14,7 @@ import { createAdminServices } from '../admin/admin-http.js';
 import { safeEqual } from '../security/token-crypto.js';
 import { CONSOLE_BASE, consolePage, type Viewer } from './console-pages.js';
 import { createConsoleSessions, credentialFingerprint, type ConsoleSession } from './console-sessions.js';
+import { consoleZone } from './console-time.js';
 
 export const SESSION_COOKIE = 'svc_console';
 // Scripts only as files from here; fetch only to here; images from here (signed file links, thumbnails).
@@ -80,7 +81,7 @@ export function createConsoleKit(ctx: AppContext, secret: string) {
       await sessions.end(session);
       return null;
     }
-    return { session, principal, viewer: { name: principal.name, csrf: sessions.csrf(session), canWrite: principal.canWrite } };
+    return { session, principal, viewer: { name: principal.name, csrf: sessions.csrf(session), canWrite: principal.canWrite, zone: consoleZone(ctx) } };
   };
 
   /** A browser's POST comes from this console's own pages: SameSite=Strict cookies, and the Origin if sent. */

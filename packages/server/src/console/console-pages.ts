@@ -5,6 +5,7 @@
  * escapeHtml; form names and anything submitted are text, never markup.
  */
 import { escapeHtml } from '../http/html-page.js';
+import { timeHtml } from './console-time.js';
 
 export const CONSOLE_BASE = '/svc/console';
 
@@ -53,6 +54,13 @@ export interface Viewer {
   readonly name: string;
   readonly csrf: string;
   readonly canWrite: boolean;
+  /** The IANA zone dates are shown in (issue #35): the default site's, else UTC. */
+  readonly zone?: string;
+}
+
+/** An ISO instant as the viewer reads it: in the site's zone, the zone named (console-time.ts). */
+export function when(iso: string, viewer: { readonly zone?: string } | null): string {
+  return timeHtml(iso, viewer?.zone ?? 'UTC');
 }
 
 /** A console page: the bar (with sign-out when signed in), one stylesheet, a script file when named. */
@@ -60,7 +68,7 @@ export function consolePage(title: string, body: string, signedInAs: { name: str
   const bar = signedInAs
     ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/spam">Spam</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a> · <a href="${CONSOLE_BASE}/help">Help</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
     : '<header><strong>svc console</strong></header>';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css">${script ? `<script src="${CONSOLE_BASE}/${script}" defer></script>` : ''}</head><body>${bar}<main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css">${script ? `<script src="${CONSOLE_BASE}/${script}" defer></script>` : ''}${signedInAs ? `<script src="${CONSOLE_BASE}/console-shortcuts.js" defer></script>` : ''}</head><body>${bar}<main>${body}</main></body></html>`;
 }
 
 /**
@@ -106,11 +114,11 @@ function chart(days: FormRow['days']): string {
   return `<svg width="120" height="30" viewBox="0 0 120 30" role="img" aria-label="${total} submissions and ${spam} spam in the last 30 days">${bars}</svg>`;
 }
 
-export function renderForms(rows: readonly FormRow[], signedInAs: { name: string; csrf: string }): string {
+export function renderForms(rows: readonly FormRow[], signedInAs: Viewer): string {
   const body = rows.length === 0
     ? '<h1>Forms</h1><p>No form is visible to you.</p>'
     : `<h1>Forms</h1>${scrollRegion('Forms', `<table><thead><tr><th scope="col">Form</th><th scope="col">Submissions</th><th scope="col">Spam</th><th scope="col">Last submission</th><th scope="col">Last 30 days</th></tr></thead><tbody>${rows
-        .map((row) => `<tr><th scope="row"><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(row.handle)}">${escapeHtml(row.name)}</a> <span class="muted">${escapeHtml(row.handle)}</span></th><td>${row.total - row.spam}</td><td>${row.spam}</td><td>${row.last ? escapeHtml(row.last.slice(0, 16).replace('T', ' ')) : '—'}</td><td>${chart(row.days)}</td></tr>`)
+        .map((row) => `<tr><th scope="row"><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(row.handle)}">${escapeHtml(row.name)}</a> <span class="muted">${escapeHtml(row.handle)}</span> <a href="${CONSOLE_BASE}/forms/${encodeURIComponent(row.handle)}/reports" aria-label="${escapeHtml(`Report of ${row.name}`)}">Report</a></th><td>${row.total - row.spam}</td><td>${row.spam}</td><td>${row.last ? when(row.last, signedInAs) : '—'}</td><td>${chart(row.days)}</td></tr>`)
         .join('')}</tbody></table>`)}`;
   return consolePage('Forms · svc console', body, signedInAs);
 }

@@ -24,6 +24,8 @@ import { consoleBulkRoutes } from './console-bulk-routes.js';
 import { consoleSpamRoutes } from './console-spam-routes.js';
 import { consoleFlashRoutes } from './console-flash.js';
 import { consoleReportsRoutes } from './console-reports-routes.js';
+import { consoleFiltersRoutes } from './console-filters-routes.js';
+import { consoleHelpRoutes } from './console-help-routes.js';
 
 const PRE_COOKIE = 'svc_console_pre';
 const WRONG = 'The username and password (or the API key) did not match.';
@@ -35,6 +37,8 @@ const MODULES: readonly ((scope: FastifyInstance, kit: ConsoleKit) => Promise<vo
   consoleLogRoutes,
   consoleInsightsRoutes,
   consoleReportsRoutes,
+  consoleFiltersRoutes,
+  consoleHelpRoutes,
   consoleBulkRoutes,
   consoleSpamRoutes,
 ];

@@ -9,7 +9,7 @@ import type { Field, Form } from '@svc/core';
 import { escapeHtml } from '../http/html-page.js';
 import type { SubmissionDetail, SubmissionItem } from '../admin/admin-service.js';
 import { bulkBar, bulkCell, bulkHeadCell } from './console-bulk-pages.js';
-import { CONSOLE_BASE, consolePage, type Viewer } from './console-pages.js';
+import { CONSOLE_BASE, consolePage, scrollRegion, when, type Viewer } from './console-pages.js';
 
 function optionLabel(field: Field, value: string): string {
   const options = 'options' in field ? (field.options as readonly { value: string; label: string }[]) : [];
@@ -55,6 +55,8 @@ export interface SubmissionsView {
   readonly query: Readonly<Record<string, string>>;
   readonly nextCursor: string | null;
   readonly statuses: readonly string[];
+  /** The saved-filters bar (console-filters-pages.ts), drawn under the filters. */
+  readonly savedFilters?: string;
 }
 
 function link(path: string, query: Readonly<Record<string, string>>): string {
@@ -83,16 +85,16 @@ export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string
 <div><button type="submit">Show</button></div></form>`;
   const head = `<tr>${bulkHeadCell()}<th scope="col">Title</th><th scope="col">Status</th><th scope="col">Date</th><th scope="col">Spam</th>${view.columns.map((c) => `<th scope="col">${escapeHtml(c.label)}</th>`).join('')}</tr>`;
   const rows = view.items
-    .map((item) => `<tr>${bulkCell(item.id, item.title)}<td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td><td>${escapeHtml(item.status)}</td><td>${escapeHtml(item.createdAt.slice(0, 16).replace('T', ' '))}</td><td>${item.isSpam ? 'spam' : ''}</td>${view.columns.map((c) => `<td>${escapeHtml(valueText(c, item.values[c.handle as string]))}</td>`).join('')}</tr>`)
+    .map((item) => `<tr>${bulkCell(item.id, item.title)}<td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td><td>${escapeHtml(item.status)}</td><td>${when(item.createdAt, viewer)}</td><td>${item.isSpam ? 'spam' : ''}</td>${view.columns.map((c) => `<td>${escapeHtml(valueText(c, item.values[c.handle as string]))}</td>`).join('')}</tr>`)
     .join('');
   const kept = { ...query, columns: '' };
   const next = view.nextCursor ? `<p><a href="${escapeHtml(link(base, { ...kept, cursor: view.nextCursor }))}${view.columns.map((c) => `&amp;columns=${encodeURIComponent(c.handle as string)}`).join('')}">Next page</a></p>` : '';
-  const body = `<p><a href="${CONSOLE_BASE}/">All forms</a></p><h1>${escapeHtml(form.name)}</h1>${filters}
+  const body = `<p><a href="${CONSOLE_BASE}/">All forms</a> · <a href="${base}/reports">Report</a></p><h1>${escapeHtml(form.name)}</h1>${filters}${view.savedFilters ?? ''}
 <p>${view.count} matching submission(s) · Export them: <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'csv', bom: 'true' }))}" download data-export data-count="${view.count}">CSV (Excel)</a> · <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'jsonl' }))}" download data-export data-count="${view.count}">JSON Lines</a></p>
 <div id="export-progress" class="export" hidden><label for="export-bar">Export progress</label><progress id="export-bar" max="1" value="0"></progress> <span id="export-figures"></span><button type="button" id="export-cancel" hidden>Cancel export</button></div>
 <p id="export-status" role="status"></p>
 ${bulkBar({ handle: form.handle, query, count: view.count, statuses: view.statuses, actions: ['setStatus', 'markSpam', 'markNotSpam', 'delete', 'export'], back: link(base, query) }, viewer)}
-<table><thead>${head}</thead><tbody>${rows || `<tr><td colspan="${5 + view.columns.length}">None.</td></tr>`}</tbody></table>${next}`;
+${scrollRegion('Submissions', `<table><thead>${head}</thead><tbody>${rows || `<tr><td colspan="${5 + view.columns.length}">None.</td></tr>`}</tbody></table>`)}${next}`;
   return consolePage(`${form.name} · svc console`, body, viewer, 'console-export.js');
 }
 
@@ -121,7 +123,7 @@ export function renderSubmission(detail: SubmissionDetail, form: Form, statuses:
   const payment = detail.payment ? `<p>Payment: ${escapeHtml(detail.payment.amountFormatted)} ${escapeHtml(detail.payment.currency.toUpperCase())}, ${escapeHtml(detail.payment.status)}</p>` : '';
   const body = `<p><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(form.handle)}">${escapeHtml(form.name)}</a></p>
 <h1>${escapeHtml(detail.title || `Submission #${detail.id}`)}</h1>
-<p class="muted">#${detail.id} · ${escapeHtml(detail.createdAt.slice(0, 16).replace('T', ' '))} · ${escapeHtml(detail.status)}</p>${spam}${payment}
+<p class="muted">#${detail.id} · ${when(detail.createdAt, viewer)} · ${escapeHtml(detail.status)}</p>${spam}${payment}
 <table><tbody>${values}</tbody></table>
 <h2>Deliveries</h2>${deliveries}
 ${controls}`;

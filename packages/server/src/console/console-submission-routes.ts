@@ -15,6 +15,7 @@ import { CONSOLE_BASE } from './console-pages.js';
 import { pageHeaders, type ConsoleKit, type Entries } from './console-kit.js';
 import { renderSubmission, renderSubmissions } from './console-submission-pages.js';
 import { flash } from './console-flash.js';
+import { savedFiltersHtml } from './console-filters-routes.js';
 
 /** The list filters a console URL may carry; the export and the list read the same names. */
 export const LIST_FILTERS = ['status', 'spam', 'from', 'to', 'q', 'order'] as const;
@@ -38,7 +39,8 @@ export async function consoleSubmissionRoutes(scope: FastifyInstance, kit: Conso
     const inputs = form.fields.filter((f) => f.handle !== null && f.type !== 'submit');
     const columns = wanted.size > 0 ? inputs.filter((f) => wanted.has(f.handle as string)) : inputs.slice(0, 3);
     const [page, count] = await Promise.all([listSubmissions(services, principal, form.handle, query), countSubmissions(services, principal, form.handle, query.filter)]);
-    return pageHeaders(reply).send(renderSubmissions({ form, items: page.items, count, columns, query: shown, nextCursor: page.nextCursor, statuses: services.statuses }, viewer));
+    const savedFilters = await savedFiltersHtml(kit, current, form.handle, request);
+    return pageHeaders(reply).send(renderSubmissions({ form, items: page.items, count, columns, query: shown, nextCursor: page.nextCursor, statuses: services.statuses, savedFilters }, viewer));
   });
 
   scope.get<{ Params: { id: string } }>(`${CONSOLE_BASE}/submissions/:id`, async (request, reply) => {
