@@ -204,7 +204,7 @@ function planAdmin(rng: Rng, w: World): Draft {
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
   const handle = rng.pick(w.forms).handle;
   const id = pickOr(rng, w.submissionIds, String(rng.int(1, 50)));
-  const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download'], [1, 'audit'], [2, 'insights']] as const);
+  const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download'], [1, 'audit'], [2, 'insights'], [2, 'notes']] as const);
   if (which === 'forms') return draft('admin-forms', 'GET', '/svc/api/admin/forms', headers);
   if (which === 'audit') {
     const query = rng.pick(['', `limit=${rng.int(-2, 600)}`, `before=${rng.pick([String(rng.int(-5, 500)), randomWord(rng, 1, 20)])}`, `limit=2&before=${rng.int(1, 100)}`]);
@@ -221,10 +221,18 @@ function planAdmin(rng: Rng, w: World): Draft {
   if (which === 'list') return draft('admin-list', 'GET', `/svc/api/admin/forms/${handle}/submissions`, headers, null, adminQuery(rng, w.statuses, w.cursors, false));
   if (which === 'get') return draft('admin-get', 'GET', `/svc/api/admin/submissions/${id}`, headers);
   if (which === 'patch') {
-    const change = rng.pick([{ status: rng.pick(w.statuses) }, { isSpam: rng.chance(0.5) }, { status: rng.pick(w.statuses), isSpam: false }]);
+    // issue #35: values as a submit would send them (any form's, so some handles are not this one's), or junk.
+    const values = rng.pick<unknown>([submitBody(rng, rng.pick(w.forms), w).values, {}, [], null, randomWord(rng, 0, 30), { [randomWord(rng, 1, 70)]: randomWord(rng, 0, 200) }]);
+    const change = rng.pick<Record<string, unknown>>([{ status: rng.pick(w.statuses) }, { isSpam: rng.chance(0.5) }, { status: rng.pick(w.statuses), isSpam: false }, { values }, { values, status: rng.pick(w.statuses) }]);
     return draft('admin-patch', 'PATCH', `/svc/api/admin/submissions/${id}`, { ...headers, 'content-type': 'application/json' }, { kind: 'json', value: change });
   }
   if (which === 'delete') return draft('admin-delete', 'DELETE', `/svc/api/admin/submissions/${id}`, headers);
+  if (which === 'notes') {
+    // issue #35: a submission's notes, read and added, with texts of every length and kind.
+    if (rng.chance(0.4)) return draft('admin-notes', 'GET', `/svc/api/admin/submissions/${id}/notes`, headers);
+    const text = rng.pick<unknown>([randomWord(rng, 0, 300), 'x'.repeat(rng.pick([4_999, 5_000, 5_001, 20_000])), '\r\n \t', 'a\u0000b', '<b>bold</b>\nline', null, 7, ['a']]);
+    return draft('admin-note-add', 'POST', `/svc/api/admin/submissions/${id}/notes`, { ...headers, 'content-type': 'application/json' }, { kind: 'json', value: rng.chance(0.9) ? { text } : { text, extra: 1 } });
+  }
   if (which === 'resend') return draft('admin-resend', 'POST', `/svc/api/admin/deliveries/${pickOr(rng, w.deliveryIds, String(rng.int(1, 20)))}/resend`, headers);
   if (which === 'export') return draft('admin-export', 'GET', `/svc/api/admin/forms/${handle}/export`, headers, null, adminQuery(rng, w.statuses, w.cursors, true));
   const link = pickOr(rng, w.downloads, `/svc/api/admin/files/${randomWord(rng, 8, 32)}/download?expires=${rng.int(0, 2e9)}&signature=${randomWord(rng, 10, 60)}`);

@@ -9,7 +9,7 @@ import { SvcError } from '@svc/core';
 import type { AdminKeys } from './admin-keys.js';
 import { parseExportQuery } from './admin-query.js';
 import type { AdminServices } from './admin-service.js';
-import { attachmentDisposition } from './download-links.js';
+import { attachmentDisposition, fileResponseHeaders } from './download-links.js';
 import { EXPORT_CONTENT_TYPES } from '../exports/export-stream.js';
 import { startExport } from './admin-writes.js';
 import { findAttachedFile } from '../submissions/submission-admin-repository.js';
@@ -38,7 +38,7 @@ export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportD
       .send(stream);
   });
 
-  app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { expires?: string; signature?: string; inline?: string } }>(
     '/svc/api/admin/files/:id/download',
     { onRequest, schema: adminDownloadSchema },
     async (request, reply) => {
@@ -48,12 +48,13 @@ export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportD
       const file = valid ? await findAttachedFile(services.db, id) : undefined;
       const body = file ? await services.uploads.store.get(file.storage_key) : null;
       if (!file || !body) throw new SvcError('FILE_NOT_FOUND');
+      const shown = fileResponseHeaders(file.mime, file.name, request.query.inline === '1');
       return reply
         .header('Content-Type', file.mime)
         .header('Content-Length', String(file.size))
-        .header('Content-Disposition', attachmentDisposition(file.name))
+        .header('Content-Disposition', shown.disposition)
         .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Content-Security-Policy', shown.csp)
         .send(body);
     },
   );

@@ -8,6 +8,8 @@ import { getSubmission, listDeadDeliveries, listForms, listSubmissions } from '.
 import { deleteSubmission, parseChange, resendDelivery, updateSubmission } from './admin-writes.js';
 import { baseUrl, createAdminGuard, createAdminServices, sendData } from './admin-http.js';
 import { adminExportRoutes } from './admin-export-routes.js';
+import { adminNotesRoutes } from './admin-notes-routes.js';
+import { editSubmissionValues } from './admin-edit-values.js';
 import { adminBulkRoutes } from './admin-bulk-routes.js';
 import { adminReportsRoutes } from './admin-reports-routes.js';
 import { listAudit } from './audit-log.js';
@@ -44,10 +46,13 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.patch<Id>('/svc/api/admin/submissions/:id', { onRequest, schema: adminUpdateSubmissionSchema }, async (request, reply) => {
     const key = auth(request.headers);
     assertCanWrite(key);
-    const change = parseChange(request.body, services.statuses);
+    const { values, ...rest } = (request.body ?? {}) as Record<string, unknown>;
+    const change = values === undefined || Object.keys(rest).length > 0 ? parseChange(rest, services.statuses) : null;
+    // issue #35: the values are judged (and written) before the status, so a refused edit changes nothing.
+    if (values !== undefined) await editSubmissionValues(services, key, request.params.id, values, by(request));
     // Not spam after all: the service queues the deliveries a clean submission would have had.
-    const result = await updateSubmission(services, key, request.params.id, change, by(request));
-    return sendData(reply, await getSubmission(services, key, String(result.id), baseUrl(ctx, request)));
+    const result = change ? await updateSubmission(services, key, request.params.id, change, by(request)) : null;
+    return sendData(reply, await getSubmission(services, key, String(result?.id ?? request.params.id), baseUrl(ctx, request)));
   });
 
   app.delete<Id>('/svc/api/admin/submissions/:id', { onRequest, schema: adminDeleteSubmissionSchema }, async (request, reply) => {
@@ -80,6 +85,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   await adminExportRoutes(app, { keys, services, onRequest });
+  await adminNotesRoutes(app, { keys, services, onRequest });
   await adminBulkRoutes(app, { keys, services, onRequest });
   await adminReportsRoutes(app, { keys, services, onRequest, dialect: ctx.database.dialect, timezone: ctx.sites.defaultSite.timezone ?? 'UTC' });
 }

@@ -7,6 +7,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { BODY_ERRORS, errorResponses } from '../http/error-schemas.js';
 import { dataEnvelope, described, metaOf, pathParams, routeSchema } from '../http/route-schema.js';
 import { FORM_HANDLE } from '../forms/manifest-schemas.js';
+import { SubmissionNote } from './admin-notes-schemas.js';
 
 const Nullable = (schema: TSchema) => Type.Union([schema, Type.Null()]);
 const security = [{ adminKey: [] }];
@@ -77,6 +78,8 @@ const SubmissionDetail = Type.Object(
       }),
     ),
     profile: Nullable(Type.Object({ name: Type.String(), properties: Type.Record(Type.String(), Type.Unknown()), subject: Nullable(Type.String()), issuer: Nullable(Type.String()) })),
+    revision: Type.Integer({ minimum: 0, description: 'How many times an owner has edited its values (issue #35); 0 as submitted.' }),
+    notes: Type.Array(SubmissionNote, { description: "Owners' notes, oldest first (issue #35)." }),
   },
   { additionalProperties: false },
 );
@@ -147,13 +150,17 @@ export const adminSubmissionSchema = routeSchema({
 });
 
 export const adminUpdateSubmissionSchema = routeSchema({
-  summary: 'Change the status or spam flag of a submission (audited)',
-  description: 'Marking one not spam queues the deliveries a clean submission would have had.',
+  summary: 'Change the status, spam flag or values of a submission (audited)',
+  description:
+    'Marking one not spam queues the deliveries a clean submission would have had. `values` (issue #35) changes only the handles given, judged by the form\'s own rules as a submit is: an invalid value, or one for a field the rules hide, answers 422 VALUES_INVALID with the submit\'s field errors; files, payments and signatures are FIELD_NOT_EDITABLE. An edit adds one to `revision` and records the old and new values in the audit log.',
   tags: ['admin'],
   security,
   params: submissionId,
-  body: Type.Object({ status: Type.Optional(Type.String()), isSpam: Type.Optional(Type.Boolean()) }, { additionalProperties: false, minProperties: 1 }),
-  response: { 200: described('The submission as it is now.', dataEnvelope(SubmissionDetail)), ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS) },
+  body: Type.Object(
+    { status: Type.Optional(Type.String()), isSpam: Type.Optional(Type.Boolean()), values: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Field handle -> new value, as a submit would send it.' })) },
+    { additionalProperties: false, minProperties: 1 },
+  ),
+  response: { 200: described('The submission as it is now.', dataEnvelope(SubmissionDetail)), ...errorResponses(...ADMIN_ERRORS, ...BODY_ERRORS, 422) },
 });
 
 export const adminDeleteSubmissionSchema = routeSchema({
@@ -226,12 +233,13 @@ export const adminExportSchema = routeSchema({
 
 export const adminDownloadSchema = routeSchema({
   summary: 'Download an attached file through a signed link',
-  description: 'No API key: the signature is the credential. Any failure (signature, expiry, file gone) is the same 404.',
+  description:
+    'No API key: the signature is the credential. Any failure (signature, expiry, file gone) is the same 404. With `inline=1` a raster image or a PDF is sent `Content-Disposition: inline`, for the browser to show (issue #35); anything else stays an attachment.',
   tags: ['admin'],
   params: pathParams({ id: 'The public file id.' }),
-  querystring: Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
+  querystring: Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()), inline: Type.Optional(Type.String({ description: '`1`: show an image or PDF in the browser.' })) }),
   response: {
-    200: { description: 'The file, as an attachment.', content: { '*/*': { schema: Type.String({ format: 'binary' }) } } },
+    200: { description: 'The file, as an attachment (inline for an image or PDF asked for with inline=1).', content: { '*/*': { schema: Type.String({ format: 'binary' }) } } },
     ...errorResponses(404, 500),
   },
 });

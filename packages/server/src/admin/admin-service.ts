@@ -19,6 +19,7 @@ import type { AdminKey } from './admin-keys.js';
 import type { DownloadLinks } from './download-links.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { DeliveryRecord } from '../notifications/delivery-model.js';
+import { notesFor, type SubmissionNote } from './admin-notes-repository.js';
 
 export interface AdminServices {
   readonly db: Kysely<Database>;
@@ -74,6 +75,10 @@ export interface SubmissionDetail extends Omit<SubmissionItem, 'fileCount'> {
   readonly payment: PaymentRecord | null;
   /** The profile it came through, its properties and the authenticated subject (issue #13), or null. */
   readonly profile: SubmissionProfile | null;
+  /** How many times an owner has edited its values (issue #35); 0 as submitted. */
+  readonly revision: number;
+  /** Owners' notes on it, oldest first (issue #35). */
+  readonly notes: readonly SubmissionNote[];
 }
 
 export function readableForm(services: Pick<AdminServices, 'forms'>, key: AdminKey, handle: string): Form {
@@ -176,7 +181,7 @@ export async function readableSubmission(services: AdminServices, key: AdminKey,
 }
 
 export async function getSubmission(services: AdminServices, key: AdminKey, rawId: string, baseUrl: string): Promise<SubmissionDetail> {
-  const { submission, formHandle } = await readableSubmission(services, key, rawId);
+  const { submission, formHandle, revision } = await readableSubmission(services, key, rawId);
   const files = await services.uploads.listForSubmissions([submission.id]);
   const { id, uid, title, status, isSpam, spamReasons, createdAt, updatedAt, values, client, profile, site } = submission;
   return {
@@ -204,5 +209,7 @@ export async function getSubmission(services: AdminServices, key: AdminKey, rawI
     })),
     deliveries: await services.deliveries.list(submission.id),
     payment: (await paymentRecords(services.db, [submission.id])).get(submission.id) ?? null,
+    revision,
+    notes: (await notesFor(services.db, [submission.id])).get(submission.id) ?? [],
   };
 }

@@ -1,13 +1,14 @@
 /**
  * The audit log (issue #15): every write a site owner makes, appended with who, what, when and
  * from where, and readable by the owners who may see the form it touched. Nothing updates or
- * deletes an entry. Entries name what changed, never submitted values.
+ * deletes an entry. Entries name what changed, not submitted values, except an owner's edit of
+ * values (issue #35), whose entry holds the old and new values of the handles it changed.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { AdminKey } from './admin-keys.js';
 
-export type AuditAction = 'submission.update' | 'submission.delete' | 'delivery.resend' | 'export' | 'profile.link' | 'sign-in';
+export type AuditAction = 'submission.update' | 'submission.edit' | 'submission.note' | 'submission.delete' | 'delivery.resend' | 'export' | 'profile.link' | 'sign-in' | 'privacy.export' | 'privacy.erase';
 
 export interface AuditEntry {
   readonly id: number;

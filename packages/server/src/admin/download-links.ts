@@ -39,3 +39,19 @@ export function attachmentDisposition(name: string): string {
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
+
+/** What a browser shows by itself without running anything of the file's: raster images and PDF. */
+const INLINE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'application/pdf']);
+
+/**
+ * How a signed file is answered (issue #35): `inline` only when asked for and only for the types
+ * above (types are sniffed from the bytes at upload, never taken from the client), an attachment
+ * otherwise; always under a sandboxing CSP, except an inline PDF: Chromium will not start its PDF
+ * viewer in a sandboxed document ("This page has been blocked"), so a PDF shown in the browser
+ * gets `default-src 'none'` without `sandbox` (the viewer is its own isolated process).
+ */
+export function fileResponseHeaders(mime: string, name: string, inline: boolean): { disposition: string; csp: string } {
+  const attachment = attachmentDisposition(name);
+  if (!inline || !INLINE_TYPES.has(mime)) return { disposition: attachment, csp: "default-src 'none'; sandbox" };
+  return { disposition: attachment.replace(/^attachment/, 'inline'), csp: mime === 'application/pdf' ? "default-src 'none'" : "default-src 'none'; sandbox" };
+}

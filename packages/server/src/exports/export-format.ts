@@ -6,6 +6,7 @@
 import type { Field, Form } from '@svc/core';
 import type { ListedSubmission, SubmissionRecord } from '../submissions/submission-search.js';
 import type { PaymentRecord } from '../payments/payment-records.js';
+import type { SubmissionNote } from '../admin/admin-notes-repository.js';
 
 /** The file rows an export needs: the stored name of each upload id. */
 export interface ExportFile {
@@ -24,6 +25,8 @@ export const CSV_CLIENT_COLUMNS = ['client', 'clientVersion', 'sourceUrl'] as co
 export const CSV_PROFILE_COLUMNS = ['profile', 'profileSubject', 'profileProperties'] as const;
 /** Last, for a form with a payment field (issue #12). */
 export const CSV_PAYMENT_COLUMNS = ['paymentStatus', 'paymentAmount', 'paymentCurrency', 'paymentIntent'] as const;
+/** After everything, for a form any of whose submissions has an owner's note (issue #35). */
+export const CSV_NOTES_COLUMN = 'notes';
 export const UTF8_BOM = '\uFEFF';
 
 export function hasPayment(form: Form): boolean {
@@ -50,12 +53,19 @@ export function exportFields(form: Form): readonly Field[] {
 /** Which optional column groups a form's CSV has; the header and every row agree on it. */
 export interface CsvShape {
   readonly profiles: boolean;
+  /** Some submission of the form has a note: every row gets a `notes` cell. */
+  readonly notes?: boolean;
+}
+
+/** A submission's notes as one cell: each `<createdAt> <author>: <text>`, a blank line between them. */
+export function notesText(notes: readonly SubmissionNote[]): string {
+  return notes.map((n) => `${n.createdAt} ${n.author}: ${n.text}`).join('\n\n');
 }
 
 export function csvHeader(form: Form, shape: CsvShape = { profiles: false }): string {
   const payment = hasPayment(form) ? CSV_PAYMENT_COLUMNS : [];
   const profile = shape.profiles ? CSV_PROFILE_COLUMNS : [];
-  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string), ...CSV_CLIENT_COLUMNS, ...profile, ...payment]);
+  return csvLine([...CSV_FIXED_COLUMNS, ...exportFields(form).map((f) => f.handle as string), ...CSV_CLIENT_COLUMNS, ...profile, ...payment, ...(shape.notes ? [CSV_NOTES_COLUMN] : [])]);
 }
 
 function ids(value: unknown): string[] {
@@ -96,7 +106,7 @@ export function cellText(field: Field, value: unknown, names: ReadonlyMap<string
 export function csvRowWriter(form: Form, shape: CsvShape = { profiles: false }) {
   const fields = exportFields(form);
   const paid = hasPayment(form);
-  return (submission: ListedSubmission, names: ReadonlyMap<string, string>, payment: PaymentRecord | null = null): string => {
+  return (submission: ListedSubmission, names: ReadonlyMap<string, string>, payment: PaymentRecord | null = null, notes: readonly SubmissionNote[] = []): string => {
     const values = submission.values as Readonly<Record<string, unknown>>;
     const { profile, client } = submission;
     let line = `${submission.id},${csvCell(submission.uid)},${csvCell(submission.title)},${csvCell(submission.status)},${submission.isSpam ? '1' : '0'},${csvCell(submission.createdAt)}`;
@@ -104,11 +114,13 @@ export function csvRowWriter(form: Form, shape: CsvShape = { profiles: false }) 
     line += `,${csvCell(client?.name ?? '')},${csvCell(client?.version ?? '')},${csvCell(client?.sourceUrl ?? '')}`;
     if (shape.profiles) line += `,${csvCell(profile?.name ?? '')},${csvCell(profile?.subject ?? '')},${csvCell(profile ? JSON.stringify(profile.properties) : '')}`;
     if (paid) line += `,${csvCell(payment?.status ?? '')},${csvCell(payment?.amountFormatted ?? '')},${csvCell(payment?.currency ?? '')},${csvCell(payment?.intentId ?? '')}`;
+    if (shape.notes) line += `,${csvCell(notesText(notes))}`;
     return `${line}\r\n`;
   };
 }
 
-export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[], payment: PaymentRecord | null = null): string {
+/** `notes` (issue #35) is given, and written, for a form any of whose submissions has a note. */
+export function jsonLine(submission: SubmissionRecord, files: readonly ExportFile[], payment: PaymentRecord | null = null, notes?: readonly SubmissionNote[]): string {
   const { id, uid, title, status, isSpam, spamReasons, createdAt, values, client, profile, site } = submission;
-  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client, ...(payment ? { payment } : {}), ...(profile ? { profile } : {}), site })}\n`;
+  return `${JSON.stringify({ id, uid, title, status, isSpam, spamReasons, createdAt, values, files, client, ...(payment ? { payment } : {}), ...(profile ? { profile } : {}), site, ...(notes ? { notes } : {}) })}\n`;
 }

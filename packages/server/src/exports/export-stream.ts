@@ -12,6 +12,7 @@ import { searchListedSubmissions, searchSubmissions, type KeysetPosition, type L
 import type { ExportQuery } from '../admin/admin-query.js';
 import { csvHeader, csvRowWriter, hasPayment, jsonLine, showsFileNames, UTF8_BOM, type ExportFile } from './export-format.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
+import { formHasNotes, notesFor, type SubmissionNote } from '../admin/admin-notes-repository.js';
 
 export interface ExportServices {
   readonly db: Kysely<Database>;
@@ -55,18 +56,20 @@ export async function* exportChunks(
   onRows?: (rows: number) => void,
 ): AsyncGenerator<string> {
   const { db } = services;
+  // Notes (issue #35) only for a form some submission has a note on: most have none, and read none.
+  const notes = await formHasNotes(db, form.id);
   if (query.format === 'jsonl') {
     const read = (after: KeysetPosition | null) => searchSubmissions(db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
-    yield* batches(services, form, read, true, (s, files, payment) => jsonLine(s, files.bySubmission.get(s.id) ?? [], payment), onRows);
+    yield* batches(services, form, read, true, (s, files, payment, noted) => jsonLine(s, files.bySubmission.get(s.id) ?? [], payment, noted), onRows, notes);
     return;
   }
   // Profile columns only for a form some submission came to through a profile: most forms have none.
-  const shape = { profiles: await hasProfileSubmissions(db, form.id) };
+  const shape = { profiles: await hasProfileSubmissions(db, form.id), notes };
   yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form, shape)}`;
   const row = csvRowWriter(form, shape);
   const read = (after: KeysetPosition | null) => searchListedSubmissions(db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
   // A CSV shows files only in file cells: a form without any reads no upload rows (issue #17).
-  yield* batches(services, form, read, showsFileNames(form), (s, files, payment) => row(s, files.names, payment), onRows);
+  yield* batches(services, form, read, showsFileNames(form), (s, files, payment, noted) => row(s, files.names, payment, noted), onRows, notes);
 }
 
 /** Reads `read`'s keyset pages to the end, each page one chunk of `line`s. */
@@ -75,8 +78,9 @@ async function* batches<T extends ListedSubmission>(
   form: Form,
   read: (after: KeysetPosition | null) => Promise<T[]>,
   readsFiles: boolean,
-  line: (submission: T, files: BatchFiles, payment: PaymentRecord | null) => string,
+  line: (submission: T, files: BatchFiles, payment: PaymentRecord | null, notes: readonly SubmissionNote[] | undefined) => string,
   onRows?: (rows: number) => void,
+  readsNotes = false,
 ): AsyncGenerator<string> {
   const paid = hasPayment(form);
   let after: KeysetPosition | null = null;
@@ -87,8 +91,9 @@ async function* batches<T extends ListedSubmission>(
     const ids = batch.map((s) => s.id);
     const files = readsFiles ? await batchFiles(services, ids) : NO_FILES;
     const payments = paid ? await paymentRecords(services.db, ids) : new Map<number, PaymentRecord>();
+    const notes = readsNotes ? await notesFor(services.db, ids) : null;
     let chunk = '';
-    for (const submission of batch) chunk += line(submission, files, payments.get(submission.id) ?? null);
+    for (const submission of batch) chunk += line(submission, files, payments.get(submission.id) ?? null, notes ? (notes.get(submission.id) ?? []) : undefined);
     total += batch.length;
     yield chunk;
     onRows?.(total);

@@ -50,6 +50,18 @@ export interface SubmissionsTable {
   finished: number;
   created_at: string;
   updated_at: string;
+  /** How many times an owner has edited the values (issue #35); 0 as submitted. */
+  revision: Generated<number>;
+}
+
+/** issue #35: an owner's note on a submission, deleted with it (foreign key, on delete cascade). */
+export interface SubmissionNotesTable {
+  id: Generated<number>;
+  submission_id: number;
+  /** Who wrote it, as the audit log names actors: `user:<name>` or `key:<name>`. */
+  author: string;
+  created_at: string;
+  text: string;
 }
 
 export interface DraftsTable {
@@ -278,6 +290,7 @@ export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
   svc_submissions: SubmissionsTable;
+  svc_submission_notes: SubmissionNotesTable;
   svc_drafts: DraftsTable;
   svc_idempotency_keys: IdempotencyKeysTable;
   svc_files: FilesTable;

@@ -20,6 +20,7 @@ import * as addPaymentOwner from './migrations/202611271700-add-payment-owner.js
 import * as createConsoleSessions from './migrations/202611271800-create-console-sessions.js';
 import * as addSubmissionSite from './migrations/202611272000-add-submission-site.js';
 import * as createInsights from './migrations/202611272210-create-insights.js';
+import * as addSubmissionRevisionAndNotes from './migrations/202611272221-add-submission-revision-and-notes.js';
 import * as addSubmissionReportIndex from './migrations/202611272236-add-submission-report-index.js';
 import * as createConsoleFilters from './migrations/202611272237-create-console-filters.js';
 
@@ -45,6 +46,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611271800-create-console-sessions': createConsoleSessions,
   '202611272000-add-submission-site': addSubmissionSite,
   '202611272210-create-insights': createInsights,
+  '202611272221-add-submission-revision-and-notes': addSubmissionRevisionAndNotes,
   '202611272236-add-submission-report-index': addSubmissionReportIndex,
   '202611272237-create-console-filters': createConsoleFilters,
 };

@@ -36,14 +36,15 @@ export async function countByForm(db: Db, formIds: readonly number[]): Promise<M
 }
 
 /** One submission with the handle of its form (which may no longer be live). */
-export async function findWithFormHandle(db: Db, id: number): Promise<{ submission: SubmissionRecord; formHandle: string } | undefined> {
+export async function findWithFormHandle(db: Db, id: number): Promise<{ submission: SubmissionRecord; formHandle: string; revision: number } | undefined> {
   const row = await db
     .selectFrom('svc_submissions as s')
     .innerJoin('svc_forms as f', 'f.id', 's.form_id')
-    .select(['s.id', 's.uid', 's.form_id', 's.title', 's.status', 's.is_spam', 's.spam_reasons', 's.values', 's.created_at', 's.updated_at', 's.client', 's.profile', 's.site', 'f.handle'])
+    .select(['s.id', 's.uid', 's.form_id', 's.title', 's.status', 's.is_spam', 's.spam_reasons', 's.values', 's.created_at', 's.updated_at', 's.client', 's.profile', 's.site', 's.revision', 'f.handle'])
     .where('s.id', '=', id)
     .executeTakeFirst();
-  return row ? { submission: toRecord(row), formHandle: row.handle } : undefined;
+  // The revision counts owners' edits (issue #35); an edit writes only over the revision it read.
+  return row ? { submission: toRecord(row), formHandle: row.handle, revision: Number(row.revision) } : undefined;
 }
 
 export async function updateSubmissionState(db: Db, id: number, change: { status?: string; isSpam?: boolean }, updatedAt: string): Promise<void> {
