@@ -5,11 +5,13 @@
  * escapeHtml; form names and anything submitted are text, never markup.
  */
 import { escapeHtml } from '../http/html-page.js';
+import { CONSOLE_EDIT_CSS } from './console-edit-styles.js';
 import { timeHtml } from './console-time.js';
 
 export const CONSOLE_BASE = '/svc/console';
 
-export const CONSOLE_CSS = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328;background:#f6f7f9}
+export const CONSOLE_CSS = `${CONSOLE_EDIT_CSS}
+body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1f2328;background:#f6f7f9}
 header{background:#24292f;color:#fff;padding:.6rem 1rem;display:flex;gap:1rem;align-items:center;justify-content:space-between}
 header form{margin:0}header a{color:#fff}main{max-width:60rem;margin:0 auto;padding:1.5rem 1rem}
 table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.5rem;border-bottom:1px solid #d0d7de;vertical-align:middle}

@@ -20,6 +20,9 @@ import { createConsoleKit, pageHeaders, serveAsset, SESSION_COOKIE, type Console
 import { consoleSubmissionRoutes } from './console-submission-routes.js';
 import { consoleLogRoutes } from './console-log-routes.js';
 import { consoleInsightsRoutes } from './console-insights-routes.js';
+import { consoleEditRoutes } from './console-edit-routes.js';
+import { consoleNotesRoutes } from './console-notes-routes.js';
+import { consoleFilesRoutes } from './console-files-routes.js';
 import { consoleBulkRoutes } from './console-bulk-routes.js';
 import { consoleSpamRoutes } from './console-spam-routes.js';
 import { consoleFlashRoutes } from './console-flash.js';
@@ -36,6 +39,9 @@ const MODULES: readonly ((scope: FastifyInstance, kit: ConsoleKit) => Promise<vo
   consoleSubmissionRoutes,
   consoleLogRoutes,
   consoleInsightsRoutes,
+  consoleEditRoutes,
+  consoleNotesRoutes,
+  consoleFilesRoutes,
   consoleReportsRoutes,
   consoleFiltersRoutes,
   consoleHelpRoutes,

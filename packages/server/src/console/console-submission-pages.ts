@@ -8,8 +8,10 @@
 import type { Field, Form } from '@svc/core';
 import { escapeHtml } from '../http/html-page.js';
 import type { SubmissionDetail, SubmissionItem } from '../admin/admin-service.js';
-import { bulkBar, bulkCell, bulkHeadCell } from './console-bulk-pages.js';
 import { CONSOLE_BASE, consolePage, scrollRegion, when, type Viewer } from './console-pages.js';
+import { renderFiles } from './console-files-pages.js';
+import { renderNotes, type NoteDraft } from './console-notes-pages.js';
+import { bulkBar, bulkCell, bulkHeadCell } from './console-bulk-pages.js';
 
 function optionLabel(field: Field, value: string): string {
   const options = 'options' in field ? (field.options as readonly { value: string; label: string }[]) : [];
@@ -31,9 +33,8 @@ export function valueText(field: Field, value: unknown): string {
 function valueHtml(field: Field, value: unknown, detail: SubmissionDetail): string {
   const handle = field.handle as string;
   if (field.type === 'file') {
-    const files = detail.files.filter((f) => f.field === handle);
-    if (files.length === 0) return '<span class="muted">none</span>';
-    return `<ul>${files.map((f) => `<li><a href="${escapeHtml(f.downloadUrl)}">${escapeHtml(f.name)}</a> <span class="muted">${f.size} bytes</span></li>`).join('')}</ul>`;
+    // issue #35: images as thumbnails opening the viewer, PDFs shown by the browser, the rest downloads.
+    return renderFiles(detail.id, detail.files.filter((f) => f.field === handle));
   }
   if (field.type === 'signature' && typeof value === 'string' && /^data:image\/png;base64,[A-Za-z0-9+/=]+$/.test(value)) {
     return `<img src="${escapeHtml(value)}" alt="Signature of this submission" width="300">`;
@@ -98,7 +99,7 @@ ${scrollRegion('Submissions', `<table><thead>${head}</thead><tbody>${rows || `<t
   return consolePage(`${form.name} · svc console`, body, viewer, 'console-export.js');
 }
 
-export function renderSubmission(detail: SubmissionDetail, form: Form, statuses: readonly string[], viewer: Viewer): string {
+export function renderSubmission(detail: SubmissionDetail, form: Form, statuses: readonly string[], viewer: Viewer, noteDraft: NoteDraft | null = null): string {
   const values = form.fields
     .filter((f) => f.handle !== null && f.type !== 'submit')
     .map((f) => `<tr><th scope="row">${escapeHtml(f.label)}</th><td>${valueHtml(f, detail.values[f.handle as string], detail)}</td></tr>`)
@@ -123,8 +124,9 @@ export function renderSubmission(detail: SubmissionDetail, form: Form, statuses:
   const payment = detail.payment ? `<p>Payment: ${escapeHtml(detail.payment.amountFormatted)} ${escapeHtml(detail.payment.currency.toUpperCase())}, ${escapeHtml(detail.payment.status)}</p>` : '';
   const body = `<p><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(form.handle)}">${escapeHtml(form.name)}</a></p>
 <h1>${escapeHtml(detail.title || `Submission #${detail.id}`)}</h1>
-<p class="muted">#${detail.id} · ${when(detail.createdAt, viewer)} · ${escapeHtml(detail.status)}</p>${spam}${payment}
-<table><tbody>${values}</tbody></table>
+<p class="muted">#${detail.id} · ${when(detail.createdAt, viewer)} · ${escapeHtml(detail.status)} · revision ${detail.revision}</p>${spam}${payment}
+<table><tbody>${values}</tbody></table>${viewer.canWrite ? `<p><a href="${CONSOLE_BASE}/submissions/${detail.id}/edit">Edit values</a></p>` : ''}
+${renderNotes(detail.id, detail.notes, viewer, noteDraft)}
 <h2>Deliveries</h2>${deliveries}
 ${controls}`;
   return consolePage(`Submission #${detail.id} · svc console`, body, viewer);
