@@ -14,6 +14,7 @@ import { BIG_FIELDS, BIG_PAGES, bigValues } from './big-form.js';
 import { CONNECTIONS, DURATION, ROUNDS, compare, download, measure, median, startTarget, withTargets, type FixedLoad, type Measure } from './bench-harness.js';
 import { exportMemoryScenario, printExportMemory } from './export-memory.js';
 import { withBenchPostgres } from './bench-postgres.js';
+import { measureHostedPages, printHostedPages } from './hosted-page-weight.js';
 
 async function csrfAndMeta(port: number) {
   const tokenRes = await fetch(`http://127.0.0.1:${port}/svc/tokens`);
@@ -412,6 +413,7 @@ async function main(): Promise<void> {
   printExportTable(!only || only === 'export' ? [await exportScenario()] : []);
   if (!only || only === 'export-memory') printExportMemory(await exportMemoryScenario());
   if (!only || only === 'weight') printWeights(await measureClientWeight());
+  if (!only || only === 'hosted-page') printHostedPages(await measureHostedPages());
   if (!only || only === 'big-form') await bigFormScenario();
   if (!only || only === 'notification-lag') printLag(await notificationLagScenario());
 }

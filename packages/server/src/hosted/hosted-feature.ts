@@ -73,7 +73,7 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
     const profileName = text(query, 'profile');
     const siteQuery = named ? `&site=${encodeURIComponent(named)}` : '';
     // A form of several pages may be saved for later; its link comes back to this page.
-    const drafts = form.pages.length > 1 ? { 'allow-save': '', 'resume-url': `${prefix}/${form.handle}?token={token}&key={key}${siteQuery}` } : {};
+    const drafts: Record<string, string> = form.pages.length > 1 ? { 'allow-save': '', 'resume-url': `${prefix}/${form.handle}?token={token}&key={key}${siteQuery}` } : {};
     const attributes: Record<string, string | null> = { handle: form.handle, site: named, lang: site.language, ...drafts };
     let fallback = '';
     let script: string | null = `${assets}/svc-form.${bundleVariant(form, language)}.js`;
