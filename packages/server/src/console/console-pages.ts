@@ -33,8 +33,8 @@ svg.spam-chart{display:block;width:100%;max-width:40rem;height:8rem;background:#
 form.inline{display:inline;margin:0}form.inline button{margin:0}
 .flash{background:#dafbe1;border:1px solid #4ac26b;border-radius:6px;padding:.5rem .75rem}
 header{flex-wrap:wrap;row-gap:.4rem}header nav{display:flex;flex-wrap:wrap;gap:.25rem .75rem}header form button{margin:0}
-.scroll{max-width:100%;overflow-x:auto;margin-bottom:1rem}.scroll:focus-visible{outline:3px solid #2f6feb;outline-offset:2px}.scroll>table{min-width:36rem}
-td,th{overflow-wrap:anywhere}img,svg{max-width:100%}
+.scroll{max-width:100%;overflow-x:auto;margin-bottom:1rem}.scroll:focus-visible{outline:3px solid #2f6feb;outline-offset:2px}.scroll>table{width:max-content;min-width:100%}.scroll td{max-width:24rem}
+td,th{overflow-wrap:break-word}img,svg{max-width:100%}
 svg.chart{display:block;width:100%;max-width:46rem;height:auto;margin:.5rem 0}svg.chart text{font-size:11px;fill:#1f2328}
 .report-table caption{text-align:left;font-weight:600;padding:.25rem 0}
 kbd{font:.9em ui-monospace,monospace;border:1px solid #8c959f;border-bottom-width:2px;border-radius:4px;padding:0 .3rem;background:#fff}
@@ -120,7 +120,7 @@ export function renderForms(rows: readonly FormRow[], signedInAs: Viewer): strin
   const body = rows.length === 0
     ? '<h1>Forms</h1><p>No form is visible to you.</p>'
     : `<h1>Forms</h1>${scrollRegion('Forms', `<table><thead><tr><th scope="col">Form</th><th scope="col">Submissions</th><th scope="col">Spam</th><th scope="col">Last submission</th><th scope="col">Last 30 days</th></tr></thead><tbody>${rows
-        .map((row) => `<tr><th scope="row"><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(row.handle)}">${escapeHtml(row.name)}</a> <span class="muted">${escapeHtml(row.handle)}</span> <a href="${CONSOLE_BASE}/forms/${encodeURIComponent(row.handle)}/reports" aria-label="${escapeHtml(`Report of ${row.name}`)}">Report</a></th><td>${row.total - row.spam}</td><td>${row.spam}</td><td>${row.last ? when(row.last, signedInAs) : '—'}</td><td>${chart(row.days)}</td></tr>`)
+        .map((row) => `<tr><th scope="row"><a href="${CONSOLE_BASE}/forms/${encodeURIComponent(row.handle)}">${escapeHtml(row.name)}</a> <span class="muted">${escapeHtml(row.handle)}</span></th><td>${row.total - row.spam}</td><td>${row.spam}</td><td>${row.last ? when(row.last, signedInAs) : '—'}</td><td>${chart(row.days)}</td></tr>`)
         .join('')}</tbody></table>`)}`;
   return consolePage('Forms · svc console', body, signedInAs);
 }
