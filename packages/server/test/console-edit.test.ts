@@ -84,7 +84,7 @@ describe('console edit, notes and files', () => {
       expect(page.body).toContain('<input type="text" id="f-name" name="name" value="Ann" required');
       expect(page.body).toMatch(/<input type="checkbox" id="f-drinks-1" name="drinks\[\]" value="coffee" checked>/);
       expect(page.body).toContain('>one\ntwo</textarea>');
-      expect(page.body).toMatch(/Photos<\/strong>: uploaded files stays as it was sent/);
+      expect(page.body).toMatch(/Photos<\/strong>: the uploaded files stay as they were sent and cannot be edited/);
       // A reader is offered no edit.
       expect((await get(`/svc/console/submissions/${id}/edit`, 'kim')).statusCode).toBe(404);
       const readerPage = (await get(`/svc/console/submissions/${id}`, 'kim')).body;

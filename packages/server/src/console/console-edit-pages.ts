@@ -24,8 +24,8 @@ export interface EditView {
 const inputFields = (form: Form) => form.fields.filter((f) => f.handle !== null && f.type !== 'submit' && f.type !== 'hidden');
 
 function fixedField(field: Field): string {
-  const why = field.type === 'file' ? 'uploaded files' : field.type === 'payment' ? 'a payment' : 'a signature';
-  return `<div class="field fixed"><p><strong>${escapeHtml(field.label)}</strong>: ${why} stays as it was sent and cannot be edited.</p></div>`;
+  const why = field.type === 'file' ? 'the uploaded files stay as they were sent' : field.type === 'payment' ? 'a payment stays as it was made' : 'a signature stays as it was drawn';
+  return `<div class="field fixed"><p><strong>${escapeHtml(field.label)}</strong>: ${why} and cannot be edited.</p></div>`;
 }
 
 /** The id of the control a summary link moves focus to (the group's first control for choices). */

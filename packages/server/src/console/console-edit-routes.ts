@@ -34,7 +34,9 @@ function postedValues(form: Form, entries: ClassicEntries): Record<string, unkno
   for (const field of editableFields(form)) {
     const handle = field.handle as string;
     if (field.type === 'hidden') continue;
-    out[handle] = Object.hasOwn(read, handle) ? read[handle] : LIST_TYPES.has(field.type) || field.type === 'table' ? [] : field.type === 'checkbox' || field.type === 'mailingList' ? '0' : '';
+    const value = Object.hasOwn(read, handle) ? read[handle] : LIST_TYPES.has(field.type) || field.type === 'table' ? [] : field.type === 'checkbox' || field.type === 'mailingList' ? '0' : '';
+    // A browser posts a textarea's line breaks as CRLF (HTML's form encoding); the text has LF.
+    out[handle] = typeof value === 'string' ? value.replace(/\r\n/g, '\n') : value;
   }
   return out;
 }

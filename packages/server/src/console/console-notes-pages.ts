@@ -5,7 +5,7 @@
 import { escapeHtml } from '../http/html-page.js';
 import type { SubmissionNote } from '../admin/admin-notes-repository.js';
 import { NOTE_MAX_CHARS } from '../admin/admin-notes-service.js';
-import { CONSOLE_BASE, type Viewer } from './console-pages.js';
+import { CONSOLE_BASE, when, type Viewer } from './console-pages.js';
 
 /** A note posted but refused, shown again in the form with the reason. */
 export interface NoteDraft {
@@ -16,7 +16,7 @@ export interface NoteDraft {
 export function renderNotes(submissionId: number, notes: readonly SubmissionNote[], viewer: Viewer, draft: NoteDraft | null = null): string {
   const list = notes.length === 0
     ? '<p class="muted">No notes yet.</p>'
-    : `<ol class="notes">${notes.map((n) => `<li id="note-${n.id}"><p class="meta"><strong>${escapeHtml(n.author)}</strong> · <time datetime="${escapeHtml(n.createdAt)}">${escapeHtml(n.createdAt.slice(0, 16).replace('T', ' '))} UTC</time></p><p class="value">${escapeHtml(n.text)}</p></li>`).join('')}</ol>`;
+    : `<ol class="notes">${notes.map((n) => `<li id="note-${n.id}"><p class="meta"><strong>${escapeHtml(n.author)}</strong> · ${when(n.createdAt, viewer)}</p><p class="value">${escapeHtml(n.text)}</p></li>`).join('')}</ol>`;
   const error = draft ? `<p class="error" id="note-error" role="alert">${escapeHtml(draft.error)}</p>` : '';
   const form = viewer.canWrite
     ? `<form method="post" action="${CONSOLE_BASE}/submissions/${submissionId}/notes" class="note-form">
