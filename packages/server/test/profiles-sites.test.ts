@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { postGraphql } from './support/graphql-client.js';
 import { profileManifestEtag } from '../src/profiles/profile-manifest.js';
 
 const SITES = [
@@ -122,6 +123,34 @@ describe('profiles per site', () => {
     const bad = await submit({ values: { firstName: 'Layla', email: 'nope' } }, '?site=ar');
     expect(bad.statusCode, bad.body).toBe(422);
     expect(bad.json<{ errors: { fields: Record<string, string[]> } }>().errors.fields.email?.[0]).toMatch(/[\u0600-\u06FF]/);
+  });
+});
+
+describe('profiles per site over GraphQL', () => {
+  let svc: TestApp;
+  beforeAll(async () => {
+    svc = await createTestApp({ config: { sites: SITES, headless: { profiles: { open: { form: 'contact', properties: { topic: { type: 'string', required: true } } } } } } });
+  });
+  afterAll(async () => {
+    await svc?.close();
+  });
+
+  it("checks a save through a profile with svcSite in the site's language, the form's translated error included", async () => {
+    const form = svc.context.forms.get('contact')!;
+    const { token, cookie } = await svc.csrf();
+    const hp = { name: svc.context.submit.spamFields.honeypotName(form), value: '' };
+    const { body } = await postGraphql(
+      svc,
+      `mutation ($csrf: SvcCsrfTokenInputType, $hp: SvcHoneypotInputType, $profile: SvcProfileInputType) {
+        save_contact_Submission(csrfToken: $csrf, honeypot: $hp, svcProfile: $profile, svcSite: "de", firstName: "Anna", email: "nope") { id }
+      }`,
+      { csrf: { name: 'SVC_CSRF_TOKEN', value: token }, hp, profile: { name: 'open', properties: { topic: 'billing' } } },
+      { cookie },
+    );
+    const error = body.errors?.[0];
+    expect(error?.extensions?.['code'], JSON.stringify(body)).toBe('VALIDATION_FAILED');
+    expect(error?.extensions?.['fields']).toMatchObject({ email: ['Geben Sie eine gültige E-Mail-Adresse ein'] });
+    expect(JSON.stringify(error)).toContain('Bitte korrigieren Sie die markierten Felder.');
   });
 });
 
