@@ -89,7 +89,7 @@ describe('notification emails per site language', () => {
 
     expect(owner.subject).toBe('إرسال جديد: اتصل بنا (Layla Haddad)');
     expect(owner.html).toContain('<div lang="ar" dir="rtl">');
-    expect(owner.html).toContain('<th align="left">الاسم الأول</th><td>Layla</td>');
+    expect(owner.html).toContain('<th align="right">الاسم الأول</th><td>Layla</td>');
     expect(owner.header('content-language')).toBe('ar');
 
     expect(confirmation.subject).toBe('شكرًا على رسالتك يا Layla');

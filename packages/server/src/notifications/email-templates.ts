@@ -31,11 +31,12 @@ const TEXT = engine(false);
 
 /**
  * Built in, used when a form names no template: every field, in order. Its own words are the
- * catalogue's in the email's language (`words`, `file.sizeText`, `file.caption`), not Liquid text.
+ * catalogue's in the email's language (`words`, `file.sizeText`, `file.caption`), not Liquid text;
+ * labels sit on the side a right-to-left language starts from.
  */
 const DEFAULT_TEMPLATE: TemplateSource = {
   subject: '{{ words.subject }}',
-  html: '<h1>{{ form.name }}</h1>\n<table>{% for field in fields %}<tr><th align="left">{{ field.label }}</th><td>{{ field.value }}</td></tr>{% endfor %}</table>\n{% if files.size > 0 %}<p>{{ words.files }}</p><ul>{% for file in files %}<li>{{ file.name }} ({{ file.sizeText }}){% if file.url %} <a href="{{ file.url }}">{{ words.download }}</a>{% endif %}</li>{% endfor %}</ul>{% endif %}',
+  html: '<h1>{{ form.name }}</h1>\n<table>{% for field in fields %}<tr><th align="{% if dir == "rtl" %}right{% else %}left{% endif %}">{{ field.label }}</th><td>{{ field.value }}</td></tr>{% endfor %}</table>\n{% if files.size > 0 %}<p>{{ words.files }}</p><ul>{% for file in files %}<li>{{ file.name }} ({{ file.sizeText }}){% if file.url %} <a href="{{ file.url }}">{{ words.download }}</a>{% endif %}</li>{% endfor %}</ul>{% endif %}',
   text: '{{ form.name }}\n\n{% for field in fields %}{{ field.label }}: {{ field.value }}\n{% endfor %}{% for file in files %}{{ file.caption }}{% if file.url %} {{ file.url }}{% endif %}\n{% endfor %}',
 };
 
