@@ -15,6 +15,7 @@ import { CONNECTIONS, DURATION, ROUNDS, compare, download, measure, median, star
 import { exportMemoryScenario, printExportMemory } from './export-memory.js';
 import { withBenchPostgres } from './bench-postgres.js';
 import { measureHostedPages, printHostedPages } from './hosted-page-weight.js';
+import { consoleReportScenario, printConsoleReport } from './console-report.js';
 
 async function csrfAndMeta(port: number) {
   const tokenRes = await fetch(`http://127.0.0.1:${port}/svc/tokens`);
@@ -416,6 +417,7 @@ async function main(): Promise<void> {
   if (!only || only === 'hosted-page') printHostedPages(await measureHostedPages());
   if (!only || only === 'big-form') await bigFormScenario();
   if (!only || only === 'notification-lag') printLag(await notificationLagScenario());
+  if (!only || only === 'console-report') printConsoleReport(await consoleReportScenario());
 }
 
 void main();

@@ -7,7 +7,7 @@
 import type { Form } from '@svc/core';
 import { escapeHtml } from '../http/html-page.js';
 import type { SubmissionItem } from '../admin/admin-service.js';
-import { CONSOLE_BASE, consolePage, type Viewer } from './console-pages.js';
+import { CONSOLE_BASE, consolePage, when, type Viewer } from './console-pages.js';
 import { bulkBar, bulkCell, bulkHeadCell } from './console-bulk-pages.js';
 import type { SpamDay } from './console-spam-counts.js';
 
@@ -79,7 +79,7 @@ export function renderSpamFolder(view: SpamFolderView, viewer: Viewer): string {
   const pick = form !== null;
   const head = `<tr>${pick ? bulkHeadCell() : ''}<th scope="col">Title</th>${pick ? '' : '<th scope="col">Form</th>'}<th scope="col">Date</th><th scope="col">Reasons</th><th scope="col"><span class="sr-only">Action</span></th></tr>`;
   const rows = view.items
-    .map((item) => `<tr>${pick ? bulkCell(item.id, item.title) : ''}<td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td>${pick ? '' : `<td>${escapeHtml(item.formHandle)}</td>`}<td>${escapeHtml(item.createdAt.slice(0, 16).replace('T', ' '))}</td><td>${escapeHtml(item.spamReasons.map(reasonText).join(', ') || 'none recorded')}</td><td>${notSpamButton(item, back, viewer)}</td></tr>`)
+    .map((item) => `<tr>${pick ? bulkCell(item.id, item.title) : ''}<td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td>${pick ? '' : `<td>${escapeHtml(item.formHandle)}</td>`}<td>${when(item.createdAt, viewer)}</td><td>${escapeHtml(item.spamReasons.map(reasonText).join(', ') || 'none recorded')}</td><td>${notSpamButton(item, back, viewer)}</td></tr>`)
     .join('');
   const list = `<div class="scroll" tabindex="0" role="region" aria-label="Spam submissions"><table><thead>${head}</thead><tbody>${rows || `<tr><td colspan="${pick ? 5 : 5}">No spam.</td></tr>`}</tbody></table></div>`;
   const bar = form ? bulkBar({ handle: form.handle, query: { spam: 'true' }, count: view.count, statuses: view.statuses, actions: ['delete', 'markNotSpam'], back }, viewer) : '';
