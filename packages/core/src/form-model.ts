@@ -119,6 +119,9 @@ export interface TableColumn {
 
 export type AttributeMap = Readonly<Record<string, string>>;
 
+/** How a `personal` field's values are normalised before they are indexed (issue #37). */
+export type PersonalKind = 'email' | 'identifier';
+
 /** Properties every field carries (interface.md §2.4). */
 interface BaseField<T extends FieldType> {
   readonly type: T;
@@ -127,6 +130,12 @@ interface BaseField<T extends FieldType> {
   readonly label: string;
   readonly instructions?: string | null;
   readonly required?: boolean;
+  /**
+   * Marks a field whose value identifies a person (issue #37: text, email, hidden, phone and regex
+   * fields): its submitted values are kept in a keyed blind index so `svc privacy find` reaches
+   * them without a plaintext index.
+   */
+  readonly personal?: PersonalKind;
   readonly inputAttributes?: AttributeMap;
   readonly labelAttributes?: AttributeMap;
   readonly errorAttributes?: AttributeMap;

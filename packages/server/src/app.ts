@@ -64,6 +64,7 @@ import { registerOpenapi } from './openapi/openapi-feature.js';
 import { createSiteServices, localizeError } from './sites/sites-feature.js';
 import { createFormLocalizer } from './forms/form-translations.js';
 import { createInsightsServices, registerInsights, type InsightsFeature } from './insights/insights-feature.js';
+import { createPrivacyServices, registerPrivacy } from './privacy/privacy-feature.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -235,6 +236,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const idempotency = createIdempotencyStore(database.db);
     // issue #38: every answered step and served manifest counted, as hourly aggregates only.
     const insights = createInsightsServices(config, { db: database.db, writes, log: app.log, sites, now, registry: metrics?.registry ?? null });
+    // issue #37: the blind index of `personal` fields, written with each submission.
+    const privacy = createPrivacyServices(config, now);
     const submit = {
       ...(metrics ? { observe: metrics.submission } : {}),
       ...(insights.steps ? { steps: insights.steps } : {}),
@@ -252,6 +255,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       uploads,
       deliveries,
       draftTtlDays: config.drafts.ttlDays,
+      personalIndex: privacy.indexer,
       now,
     };
     const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log, address, localize });
@@ -305,6 +309,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     if (config.graphql.enabled) await graphqlRoutes(app, context);
     await adminRoutes(app, context);
     await registerInsights(app, context, insights);
+    await registerPrivacy(app, context, privacy);
     // The sign-in lockout counts in the limiter's store: shared through Redis when configured.
     await registerConsole(app, context, { secret, counters: limiterStore });
     await registerHosted(app, context, { profiles });

@@ -1,7 +1,7 @@
 /**
  * Who may use the admin API and the console (issues #5, #15): API keys from `admin.keys`, stored
  * as SHA-256 hashes like the GraphQL tokens (graphql-access.ts), and console users from
- * `admin.users`, both scoped `read` or `read`+`write`, for listed forms or `*`. One rule turns
+ * `admin.users`, both scoped `read` or `read`+`write` (and `privacy`, issue #37), for listed forms or `*`. One rule turns
  * either into a principal, so a key and a user with the same scopes may do exactly the same.
  * A form the principal may not read behaves like one that does not exist; a missing scope is a
  * 403 ADMIN_FORBIDDEN.
@@ -16,6 +16,8 @@ export interface AdminKey {
   readonly canWrite: boolean;
   /** Whether the key sees every form (`forms: ['*']`): only then does it read entries of no form. */
   readonly allForms: boolean;
+  /** The `privacy` scope (issue #37): find, export and (with `write`) erase a person's data. */
+  readonly canPrivacy?: boolean;
 }
 
 /** A configured key or console user, with what it proves itself by (a SHA-256 or a password hash). */
@@ -39,7 +41,7 @@ const REALM = 'Bearer realm="svc-admin"';
 export function scopedPrincipal(name: string, scopes: readonly string[], forms: readonly string[]): AdminKey {
   const all = forms.includes('*');
   const listed = new Set(forms);
-  return { name, canRead: (handle) => all || listed.has(handle), canWrite: scopes.includes('write'), allForms: all };
+  return { name, canRead: (handle) => all || listed.has(handle), canWrite: scopes.includes('write'), allForms: all, canPrivacy: scopes.includes('privacy') };
 }
 
 export function createAdminKeys(config: Pick<Config, 'admin'>): AdminKeys {

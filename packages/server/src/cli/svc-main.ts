@@ -53,6 +53,12 @@ Commands:
   payments reconcile [--since DATE|48h] [--config FILE]
                                    finish paid payments that have no submission yet, cancel
                                    unpaid ones, and report what was done
+  privacy find|export|erase --email ADDRESS|--identifier ID [--out FILE.zip] [--yes] [--config FILE]
+                                   a person's submissions across forms: list, zip, or erase
+                                   with a signed receipt (docs/privacy.md)
+  privacy reindex [--after ID] [--batch N] [--config FILE]
+                                   index fields marked personal in stored submissions (resumable)
+  privacy receipt-key [--pem]      the public key erasure receipts are signed with
 
 Config: --config FILE, else SVC_CONFIG, else ./svc.config.yaml when present; SVC_* variables override keys.`;
 
@@ -89,6 +95,12 @@ async function main(argv: readonly string[]): Promise<number> {
       claim: { type: 'string', multiple: true },
       user: { type: 'string' },
       key: { type: 'string' },
+      email: { type: 'string' },
+      identifier: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      after: { type: 'string' },
+      batch: { type: 'string' },
+      pem: { type: 'boolean', default: false },
       ...QUERY_OPTIONS,
     },
   });
@@ -110,6 +122,10 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'admin' && sub === 'hash-password') return runHashPassword();
   if (command === 'admin' && sub === 'sessions' && rest[0] === 'revoke' && rest.length === 1) return runRevokeSessions({ ...common, user: values.user, key: values.key });
   if (command === 'purge') return runPurge(common);
+  if (command === 'privacy' && rest.length === 0) {
+    const { runPrivacy } = await import('./privacy-command.js');
+    return runPrivacy({ ...common, sub, email: values.email, identifier: values.identifier, out: values.out, yes: values.yes ?? false, after: values.after, batch: values.batch, pem: values.pem ?? false });
+  }
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
   if (command === 'profiles' && sub === 'sign') {
     return runProfilesSign({

@@ -59,7 +59,7 @@ export const AdminSection = Type.Object(
           name: Type.String({ minLength: 1, description: 'Who holds the key; shown in logs, never the key itself.' }),
           sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 (hex) of the API key; the key itself is never stored.' }),
           // `write` without `read` would be a key that can delete what it cannot see.
-          scopes: Type.Array(StringEnum(['read', 'write']), { minItems: 1, uniqueItems: true, contains: Type.Literal('read') }),
+          scopes: Type.Array(StringEnum(['read', 'write', 'privacy']), { minItems: 1, uniqueItems: true, contains: Type.Literal('read') }),
           forms: Type.Array(Type.String({ pattern: '^(\\*|[a-z][a-z0-9-]*)$' }), { minItems: 1, description: 'Form handles, or `*` for every form.' }),
         },
         { additionalProperties: false },
@@ -67,7 +67,7 @@ export const AdminSection = Type.Object(
       {
         default: [],
         description:
-          'Admin API keys {name, sha256, scopes: [read] or [read, write], forms: [handles] or [*]}, sent as `Authorization: Bearer <key>`.',
+          'Admin API keys {name, sha256, scopes: [read] or [read, write], plus `privacy` to find, export and erase a person\'s data (issue #37), forms: [handles] or [*]}, sent as `Authorization: Bearer <key>`.',
       },
     ),
     users: Type.Array(
@@ -75,7 +75,7 @@ export const AdminSection = Type.Object(
         {
           username: Type.String({ pattern: '^[A-Za-z0-9._@-]{1,64}$', description: 'Sign-in name for the console.' }),
           passwordHash: Type.String({ pattern: '^scrypt\\$', description: 'Made by `svc admin hash-password`; the password itself is never stored.' }),
-          scopes: Type.Array(StringEnum(['read', 'write']), { minItems: 1, uniqueItems: true, contains: Type.Literal('read') }),
+          scopes: Type.Array(StringEnum(['read', 'write', 'privacy']), { minItems: 1, uniqueItems: true, contains: Type.Literal('read') }),
           forms: Type.Array(Type.String({ pattern: '^(\\*|[a-z][a-z0-9-]*)$' }), { minItems: 1, description: 'Form handles, or `*` for every form.' }),
         },
         { additionalProperties: false },

@@ -25,6 +25,7 @@ import { consoleNotesRoutes } from './console-notes-routes.js';
 import { consoleFilesRoutes } from './console-files-routes.js';
 import { consoleBulkRoutes } from './console-bulk-routes.js';
 import { consoleSpamRoutes } from './console-spam-routes.js';
+import { consolePrivacyRoutes } from './console-privacy-routes.js';
 import { consoleFlashRoutes } from './console-flash.js';
 import { consoleReportsRoutes } from './console-reports-routes.js';
 import { consoleFiltersRoutes } from './console-filters-routes.js';
@@ -47,6 +48,7 @@ const MODULES: readonly ((scope: FastifyInstance, kit: ConsoleKit) => Promise<vo
   consoleHelpRoutes,
   consoleBulkRoutes,
   consoleSpamRoutes,
+  consolePrivacyRoutes,
 ];
 
 function cookie(name: string, value: string, secure: boolean, maxAgeSeconds: number | null): string {

@@ -29,6 +29,8 @@ const COMMON = new Set([
   'type', 'handle', 'label', 'instructions', 'required', 'rules', 'options', 'id', 'uid', 'hash',
   'pageIndex', 'rowIndex', 'placeholder', 'value', 'values', 'inputAttributes', 'labelAttributes',
   'errorAttributes', 'instructionAttributes', 'target',
+  // A server-side marker (issue #37): which fields feed the privacy blind index; clients need nothing of it.
+  'personal',
 ]);
 
 /** Constraints of interface.md §8 (and patterns), repeated in `validation` for client-side checks. */

@@ -286,6 +286,16 @@ export interface InsightDurationsTable {
   n: number;
 }
 
+/** issue #37: the blind index of `personal` fields, keyed hashes only, deleted with the submission (cascade). */
+export interface PrivacyIndexTable {
+  submission_id: number;
+  form_id: number;
+  /** `email` or `identifier`. */
+  kind: string;
+  /** HMAC-SHA-256 (base64url) of kind and normalised value under a key derived from the secret. */
+  hash: string;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
@@ -309,4 +319,5 @@ export interface Database {
   svc_insight_field_errors: InsightFieldErrorsTable;
   svc_insight_counts: InsightCountsTable;
   svc_insight_durations: InsightDurationsTable;
+  svc_privacy_index: PrivacyIndexTable;
 }

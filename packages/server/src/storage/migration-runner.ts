@@ -23,6 +23,7 @@ import * as createInsights from './migrations/202611272210-create-insights.js';
 import * as addSubmissionRevisionAndNotes from './migrations/202611272221-add-submission-revision-and-notes.js';
 import * as addSubmissionReportIndex from './migrations/202611272236-add-submission-report-index.js';
 import * as createConsoleFilters from './migrations/202611272237-create-console-filters.js';
+import * as createPrivacyIndex from './migrations/202611272246-create-privacy-index.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -49,6 +50,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611272221-add-submission-revision-and-notes': addSubmissionRevisionAndNotes,
   '202611272236-add-submission-report-index': addSubmissionReportIndex,
   '202611272237-create-console-filters': createConsoleFilters,
+  '202611272246-create-privacy-index': createPrivacyIndex,
 };
 
 /**

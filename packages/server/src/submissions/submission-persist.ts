@@ -30,6 +30,16 @@ export interface PersistServices {
   readonly drafts: DraftService;
   readonly ipHash: (ip: string) => string;
   readonly now: () => Date;
+  /** The privacy room's blind index (issue #37), written in the submission's transaction. */
+  readonly personalIndex?: PersonalIndexer;
+}
+
+/**
+ * What a submission's `personal` values add to its transaction (issue #37), or null when it has
+ * none. Declared here, implemented in privacy/, so storing imports nothing of that room.
+ */
+export interface PersonalIndexer {
+  prepare(form: Form, values: Values): ((trx: Transaction<Database>, submissionId: number) => Promise<void>) | null;
 }
 
 /** Runs in the submission's transaction; throwing rolls the submission back. */
@@ -142,7 +152,10 @@ export async function persist(services: PersistServices, input: PersistInput) {
     site: input.site ?? null,
   };
   const fileIds = allIds(fileSlots(form, values));
-  if (fileIds.length === 0 && !payment && !claim) {
+  // A submission with personal values takes the transaction below (its index rows commit with it),
+  // not the grouped statement, which has room for rows and jobs only.
+  const index = services.personalIndex?.prepare(form, values) ?? null;
+  if (fileIds.length === 0 && !payment && !claim && !index) {
     const jobs = notify ? (id: number | null) => services.deliveries.jobs(form, { ...stored, id }, targets) : null;
     const id = await services.writes.combine(plainSubmissions, { row, jobs });
     if (notify) services.deliveries.poke();
@@ -152,6 +165,7 @@ export async function persist(services: PersistServices, input: PersistInput) {
   // points at a file the purge may take, and an acknowledged submission is always delivered.
   const id = await services.writes.run(async (trx) => {
     const inserted = await insertSubmission(trx, row);
+    await index?.(trx, inserted);
     await payment?.claim(trx, inserted);
     await claim?.(trx, inserted);
     if (fileIds.length > 0) {
