@@ -204,7 +204,7 @@ function planAdmin(rng: Rng, w: World): Draft {
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
   const handle = rng.pick(w.forms).handle;
   const id = pickOr(rng, w.submissionIds, String(rng.int(1, 50)));
-  const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download'], [1, 'audit'], [2, 'insights'], [2, 'notes'], [2, 'bulk']] as const);
+  const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download'], [1, 'audit'], [2, 'insights'], [2, 'notes'], [2, 'bulk'], [2, 'reports']] as const);
   if (which === 'forms') return draft('admin-forms', 'GET', '/svc/api/admin/forms', headers);
   if (which === 'audit') {
     const query = rng.pick(['', `limit=${rng.int(-2, 600)}`, `before=${rng.pick([String(rng.int(-5, 500)), randomWord(rng, 1, 20)])}`, `limit=2&before=${rng.int(1, 100)}`]);
@@ -217,6 +217,14 @@ function planAdmin(rng: Rng, w: World): Draft {
       .filter(Boolean)
       .join('&');
     return draft('admin-insights', 'GET', `/svc/api/admin/forms/${handle}/insights`, headers, null, query);
+  }
+  if (which === 'reports') {
+    // issue #35: periods and intervals, well formed and not (too many buckets, unknown names, repeats).
+    const instant = () => rng.pick(['2026-11-01', '2026-11-22T10:00:00Z', '2020-01-01', '2026-02-30', '2026-13-01', randomWord(rng, 1, 70), String(rng.int(-5, 3e9)), '']);
+    const query = [rng.chance(0.6) ? `from=${encodeURIComponent(instant())}` : '', rng.chance(0.6) ? `to=${encodeURIComponent(instant())}` : '', rng.chance(0.5) ? `interval=${rng.pick(['day', 'week', 'month', 'year', randomWord(rng, 0, 20)])}` : '', rng.chance(0.1) ? 'interval=day&interval=week' : '', rng.chance(0.05) ? `${randomWord(rng, 1, 10)}=1` : '']
+      .filter(Boolean)
+      .join('&');
+    return draft('admin-reports', 'GET', `/svc/api/admin/forms/${handle}/reports`, headers, null, query);
   }
   if (which === 'list') return draft('admin-list', 'GET', `/svc/api/admin/forms/${handle}/submissions`, headers, null, adminQuery(rng, w.statuses, w.cursors, false));
   if (which === 'get') return draft('admin-get', 'GET', `/svc/api/admin/submissions/${id}`, headers);
