@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/test-app.js';
 
@@ -41,6 +42,8 @@ fields:
 `,
 };
 
+const API_KEY = 'hosted-test-api-key-0123456789';
+
 let svc: TestApp;
 let formsDir: string;
 
@@ -52,6 +55,7 @@ beforeAll(async () => {
     config: {
       forms: { dir: formsDir },
       server: { publicUrl: 'https://forms.example.test' },
+      admin: { keys: [{ name: 'owner', sha256: createHash('sha256').update(API_KEY).digest('hex'), scopes: ['read'], forms: ['*'] }] },
       headless: {
         forms: { contact: open, signup: open, private: open },
         profiles: {
@@ -224,5 +228,56 @@ describe('a hosted page', () => {
     const forged = await page(`/f/contact?profile=feedback&token=not-a-token`);
     expect(forged.statusCode).toBe(401);
     expect(forged.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('loads, inside an iframe (?embed=1), the script that reports its height, and serves the bundle to other origins', async () => {
+    const embedded = await page('/f/contact?embed=1');
+    expect(embedded.body).toContain('<script type="module" src="/f/_/hosted-frame.js"></script>');
+    expect((await page('/f/contact')).body).not.toContain('hosted-frame.js');
+    const frameScript = await page('/f/_/hosted-frame.js');
+    expect(frameScript.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(frameScript.body).toContain("postMessage({ type: 'svc:height'");
+    expect((await page('/f/_/svc-form.en.js')).headers['access-control-allow-origin']).toBe('*');
+  });
+});
+
+describe('the console share page', () => {
+  async function signedIn(): Promise<string> {
+    const form = await svc.app.inject({ method: 'GET', url: '/svc/console/sign-in' });
+    const pre = /svc_console_pre=([^;]+)/.exec(String(form.headers['set-cookie']))?.[1] ?? '';
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: '/svc/console/sign-in',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `svc_console_pre=${pre}` },
+      payload: new URLSearchParams({ csrf, apiKey: API_KEY }).toString(),
+    });
+    expect(res.statusCode).toBe(303);
+    return `svc_console=${/svc_console=([^;]+)/.exec(String(res.headers['set-cookie']))?.[1] ?? ''}`;
+  }
+
+  it("shows a form's link, a QR code of it and the embed snippets, escaped, under the console's CSP", async () => {
+    const cookie = await signedIn();
+    const res = await svc.app.inject({ method: 'GET', url: '/svc/console/forms/contact/share', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(res.body).toContain('<a id="hosted-link" href="https://forms.example.test/f/contact">https://forms.example.test/f/contact</a>');
+    expect(res.body).toMatch(/<div class="qr" role="img" aria-label="QR code of https:\/\/forms\.example\.test\/f\/contact"><svg width="240" height="240" xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+">/);
+    // The snippets are shown as text, not run: every < is escaped.
+    expect(res.body).toContain('&lt;script type=&quot;module&quot; src=&quot;https://forms.example.test/f/_/svc-form.en.js&quot;&gt;&lt;/script&gt;');
+    expect(res.body).toContain('&lt;iframe src=&quot;https://forms.example.test/f/contact?embed=1&quot;');
+    const qr = await svc.app.inject({ method: 'GET', url: '/svc/console/forms/contact/share/qr.svg', headers: { cookie } });
+    expect(qr.headers['content-type']).toBe('image/svg+xml; charset=utf-8');
+    expect(qr.body).toMatch(/^<svg [^>]*>.*<path fill="black" d="M/);
+  });
+
+  it('says why a form without the setting has no page to share, and asks a visitor to sign in', async () => {
+    const cookie = await signedIn();
+    const res = await svc.app.inject({ method: 'GET', url: '/svc/console/forms/private/share', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('This form has no hosted page: set settings.hostedPage: true in its file.');
+    expect(res.body).not.toContain('<svg');
+    const visitor = await svc.app.inject({ method: 'GET', url: '/svc/console/forms/contact/share' });
+    expect([visitor.statusCode, visitor.headers.location]).toEqual([303, '/svc/console/sign-in']);
   });
 });

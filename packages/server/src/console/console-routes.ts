@@ -30,6 +30,7 @@ import { consoleFlashRoutes } from './console-flash.js';
 import { consoleReportsRoutes } from './console-reports-routes.js';
 import { consoleFiltersRoutes } from './console-filters-routes.js';
 import { consoleHelpRoutes } from './console-help-routes.js';
+import { consoleShareRoutes } from './console-share-routes.js';
 
 const PRE_COOKIE = 'svc_console_pre';
 const WRONG = 'The username and password (or the API key) did not match.';
@@ -49,6 +50,7 @@ const MODULES: readonly ((scope: FastifyInstance, kit: ConsoleKit) => Promise<vo
   consoleBulkRoutes,
   consoleSpamRoutes,
   consolePrivacyRoutes,
+  consoleShareRoutes,
 ];
 
 function cookie(name: string, value: string, secure: boolean, maxAgeSeconds: number | null): string {

@@ -21,6 +21,7 @@ import { renderElement, renderHostedDocument } from './hosted-page.js';
 import { renderThemeCss } from './hosted-styles.js';
 import { resolveTheme, type HostedTheme } from './hosted-theme.js';
 import { etagOf, sendCached } from './hosted-cache.js';
+import { HOSTED_FRAME_JS } from './hosted-frame-script.js';
 
 type Query = Readonly<Record<string, unknown>>;
 
@@ -51,7 +52,7 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
       .headers(hostedHeaders(ctx, policy))
       .send(renderHostedDocument({
         title, description: null, language, dir: textDirection(language), indexable: false, canonicalUrl: null,
-        stylesheet: form ? `${prefix}/${form.handle}/theme.css` : `${assets}/theme.css`, script: null, logo: null, body,
+        stylesheet: form ? `${prefix}/${form.handle}/theme.css` : `${assets}/theme.css`, script: null, frameScript: null, logo: null, body,
       }));
   };
   const notFound = (reply: FastifyReply, site: Site) => messagePage(reply, 404, site.language, errorMessage(site.language, 'FORM_NOT_FOUND'), [], null);
@@ -110,6 +111,8 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
       // The version in the address lets a changed theme show at once, whatever a cache kept.
       stylesheet: `${prefix}/${form.handle}/theme.css?v=${etagOf(css).slice(1, 9)}`,
       script,
+      // In an iframe (the console's embed snippet) the page reports its height to the embedding page.
+      frameScript: text(query, 'embed') === '1' ? `${assets}/hosted-frame.js` : null,
       logo: theme.logo,
       body: script === null ? fallback : renderElement(attributes, fallback),
     }));
@@ -122,10 +125,13 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
     return sendCached(request, reply, 'text/css; charset=utf-8', css, 'no-cache');
   });
   app.get(`${assets}/theme.css`, async (request, reply) => sendCached(request, reply, 'text/css; charset=utf-8', siteCss, 'no-cache'));
+  app.get(`${assets}/hosted-frame.js`, async (request, reply) => sendCached(request, reply, 'text/javascript; charset=utf-8', HOSTED_FRAME_JS, 'public, max-age=300'));
   app.get<{ Params: { file: string } }>(`${assets}/:file`, async (request, reply) => {
     const variant = /^svc-form\.([a-z-]+)\.js$/.exec(request.params.file)?.[1];
     if (!variant || !VARIANT_PATTERN.test(variant)) return reply.callNotFound();
     const bundle = await hostedBundle(variant);
+    // Public, like the demo's bundle: the embed snippet loads it from another origin.
+    reply.header('Access-Control-Allow-Origin', '*');
     return sendCached(request, reply, 'text/javascript; charset=utf-8', bundle.code, 'public, max-age=300', bundle.etag);
   });
 

@@ -18,6 +18,8 @@ export interface HostedDocument {
   readonly stylesheet: string;
   /** The element's bundle; null for a page that draws no element (a message, a finished form). */
   readonly script: string | null;
+  /** The script that reports the page's height to an embedding page; null unless embedded. */
+  readonly frameScript: string | null;
   readonly logo: { readonly url: string; readonly alt: string } | null;
   /** The markup under the heading, already escaped by whoever built it. */
   readonly body: string;
@@ -35,7 +37,7 @@ export function renderElement(attributes: Readonly<Record<string, string | null>
 /**
  * @example
  * renderHostedDocument({ title: 'Contact', description: null, language: 'en-US', dir: 'ltr', indexable: false, canonicalUrl: null,
- *   stylesheet: '/f/contact/theme.css', script: '/f/_/svc-form.en.js', logo: null, body: renderElement({ handle: 'contact' }, '') });
+ *   stylesheet: '/f/contact/theme.css', script: '/f/_/svc-form.en.js', frameScript: null, logo: null, body: renderElement({ handle: 'contact' }, '') });
  */
 export function renderHostedDocument(page: HostedDocument): string {
   const meta = (attribute: 'name' | 'property', key: string, value: string | null) =>
@@ -49,7 +51,7 @@ export function renderHostedDocument(page: HostedDocument): string {
 <title>${escapeHtml(page.title)}</title>
 ${meta('name', 'description', page.description)}${page.indexable ? '' : '<meta name="robots" content="noindex, nofollow">\n'}${meta('property', 'og:type', 'website')}${meta('property', 'og:title', page.title)}${meta('property', 'og:description', page.description)}${meta('property', 'og:url', page.canonicalUrl)}${meta('property', 'og:image', ogImage)}${page.canonicalUrl ? `<link rel="canonical" href="${escapeHtml(page.canonicalUrl)}">\n` : ''}<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${escapeHtml(page.stylesheet)}">
-${page.script ? `<script type="module" src="${escapeHtml(page.script)}"></script>\n` : ''}</head>
+${page.script ? `<script type="module" src="${escapeHtml(page.script)}"></script>\n` : ''}${page.frameScript ? `<script type="module" src="${escapeHtml(page.frameScript)}"></script>\n` : ''}</head>
 <body>
 <main class="hosted">
 ${page.logo ? `<img class="hosted-logo" src="${escapeHtml(page.logo.url)}" alt="${escapeHtml(page.logo.alt)}">\n` : ''}<h1>${escapeHtml(page.title)}</h1>
