@@ -14,6 +14,7 @@ import { BIG_FIELDS, BIG_PAGES, bigValues } from './big-form.js';
 import { CONNECTIONS, DURATION, ROUNDS, compare, download, measure, median, startTarget, withTargets, type FixedLoad, type Measure } from './bench-harness.js';
 import { exportMemoryScenario, printExportMemory } from './export-memory.js';
 import { withBenchPostgres } from './bench-postgres.js';
+import { bulkScenario, printBulk } from './bulk-console.js';
 import { measureHostedPages, printHostedPages } from './hosted-page-weight.js';
 import { consoleReportScenario, printConsoleReport } from './console-report.js';
 
@@ -418,6 +419,7 @@ async function main(): Promise<void> {
   if (!only || only === 'big-form') await bigFormScenario();
   if (!only || only === 'notification-lag') printLag(await notificationLagScenario());
   if (!only || only === 'console-report') printConsoleReport(await consoleReportScenario());
+  if (!only || only === 'bulk') printBulk(await bulkScenario());
 }
 
 void main();

@@ -26,7 +26,7 @@ select{font:inherit;padding:.4rem;width:100%}.value{white-space:pre-wrap}td,.val
 /* bulk actions and the spam folder (issue #35 items 1, 4) */
 .bulk{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:end;margin:1rem 0;padding:.75rem;background:#fff;border:1px solid #d0d7de;border-radius:6px}
 .bulk fieldset{border:0;padding:0;margin:0}.bulk legend{font-weight:600}.bulk>div{min-width:10rem}.bulk button{margin-top:0}
-td.pick,th.pick{width:2.5rem}td.pick input,th.pick input{width:1.25rem;height:1.25rem;margin:0}
+td.pick,th.pick{width:2.5rem}th.pick,th.action{position:relative}td.pick input,th.pick input{width:1.25rem;height:1.25rem;margin:0}
 .confirm{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:1.25rem;max-width:36rem}.confirm .actions{display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 svg.spam-chart{display:block;width:100%;max-width:40rem;height:8rem;background:#fff;border:1px solid #d0d7de}.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0}

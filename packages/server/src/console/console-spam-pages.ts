@@ -77,7 +77,7 @@ export function renderSpamFolder(view: SpamFolderView, viewer: Viewer): string {
     ? '<p>Spam is kept until someone deletes it (<code>retention.spamPurgeAfterDays</code> is off).</p>'
     : `<p>Spam is deleted with its files ${view.retentionDays} day(s) after it arrives, whatever the form says (<code>retention.spamPurgeAfterDays: ${view.retentionDays}</code>).</p>`;
   const pick = form !== null;
-  const head = `<tr>${pick ? bulkHeadCell() : ''}<th scope="col">Title</th>${pick ? '' : '<th scope="col">Form</th>'}<th scope="col">Date</th><th scope="col">Reasons</th><th scope="col"><span class="sr-only">Action</span></th></tr>`;
+  const head = `<tr>${pick ? bulkHeadCell() : ''}<th scope="col">Title</th>${pick ? '' : '<th scope="col">Form</th>'}<th scope="col">Date</th><th scope="col">Reasons</th><th scope="col" class="action"><span class="sr-only">Action</span></th></tr>`;
   const rows = view.items
     .map((item) => `<tr>${pick ? bulkCell(item.id, item.title) : ''}<td><a href="${CONSOLE_BASE}/submissions/${item.id}">${escapeHtml(item.title || `#${item.id}`)}</a></td>${pick ? '' : `<td>${escapeHtml(item.formHandle)}</td>`}<td>${when(item.createdAt, viewer)}</td><td>${escapeHtml(item.spamReasons.map(reasonText).join(', ') || 'none recorded')}</td><td>${notSpamButton(item, back, viewer)}</td></tr>`)
     .join('');
