@@ -36,6 +36,13 @@ settings:
 fields:
   - { type: text, handle: name, label: Name, required: true }
 `,
+  'ask.yaml': `name: Ask
+settings:
+  hostedPage: true
+  captcha: { enabled: true, provider: turnstile }
+fields:
+  - { type: text, handle: question, label: Question }
+`,
   'private.yaml': `name: Private
 fields:
   - { type: text, handle: name, label: Name }
@@ -55,9 +62,10 @@ beforeAll(async () => {
     config: {
       forms: { dir: formsDir },
       server: { publicUrl: 'https://forms.example.test' },
+      captcha: { turnstile: { siteKey: 'site-key', secretKey: 'secret-key' } },
       admin: { keys: [{ name: 'owner', sha256: createHash('sha256').update(API_KEY).digest('hex'), scopes: ['read'], forms: ['*'] }] },
       headless: {
-        forms: { contact: open, signup: open, private: open },
+        forms: { contact: open, signup: open, private: open, ask: open },
         profiles: {
           feedback: {
             form: 'contact',
@@ -179,6 +187,15 @@ describe('a hosted page', () => {
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('https://example.test/welcome?name=Bo%20Kim');
     expect((await stored('signup')).length).toBe(1);
+  });
+
+  it("allows a captcha provider's script and frames on the page of a form that uses one, and on no other", async () => {
+    const csp = String((await page('/f/ask')).headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self' https://challenges.cloudflare.com");
+    expect(csp).toContain('frame-src https://challenges.cloudflare.com');
+    const plain = String((await page('/f/contact')).headers['content-security-policy']);
+    expect(plain).not.toContain('cloudflare');
+    expect(plain).not.toContain('frame-src');
   });
 
   it('answers 404 with the same page for a form without the setting and for no form at all', async () => {

@@ -22,6 +22,7 @@ import { renderThemeCss } from './hosted-styles.js';
 import { resolveTheme, type HostedTheme } from './hosted-theme.js';
 import { etagOf, sendCached } from './hosted-cache.js';
 import { HOSTED_FRAME_JS } from './hosted-frame-script.js';
+import { thirdParties } from './hosted-third-parties.js';
 
 type Query = Readonly<Record<string, unknown>>;
 
@@ -98,7 +99,9 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
         fallback = renderFallbackForm(properties, demoLanguage(site));
       }
     }
-    const policy: HostedPolicy = { indexable: form.settings.hostedIndexable, form, styleHash: await elementStylesHash() };
+    // The captcha's and payment's scripts, as the manifest the element reads names them.
+    const manifest = ctx.manifests.get(siteForm, site).data;
+    const policy: HostedPolicy = { indexable: form.settings.hostedIndexable, form, styleHash: await elementStylesHash(), thirdParties: thirdParties(manifest) };
     const theme = resolveTheme(siteTheme, form.settings.hostedTheme as HostedTheme | null);
     const css = themeOf(form);
     return reply.headers(hostedHeaders(ctx, policy)).send(renderHostedDocument({

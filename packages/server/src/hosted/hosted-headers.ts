@@ -6,6 +6,7 @@
  */
 import type { Form } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
+import type { ThirdParties } from './hosted-third-parties.js';
 
 export interface HostedPolicy {
   readonly indexable: boolean;
@@ -13,6 +14,8 @@ export interface HostedPolicy {
   readonly form: Form | null;
   /** CSP source of the element's shadow stylesheet. */
   readonly styleHash: string;
+  /** A captcha's or payment's origins (hosted-third-parties.ts); none for a message page. */
+  readonly thirdParties?: ThirdParties;
 }
 
 /** Whether the page can work: the form's manifest and submits are open to front ends. */
@@ -44,12 +47,14 @@ export function hostedHeaders(ctx: AppContext, policy: HostedPolicy): Record<str
   const logoOrigin = originOf(logo);
   // Embedding in an iframe: svc itself and the origins the form's front ends are allowed from.
   const frameOrigins = form ? [...ctx.config.headless.allowedOrigins, ...(ctx.config.headless.forms[form.handle]?.allowedOrigins ?? [])] : [];
+  const extra = (kind: keyof ThirdParties) => (policy.thirdParties?.[kind] ?? []).map((origin) => ` ${origin}`).join('');
   const csp = [
     "default-src 'none'",
-    "script-src 'self'",
-    `style-src 'self' ${policy.styleHash}`,
+    `script-src 'self'${extra('script')}`,
+    `style-src 'self' ${policy.styleHash}${extra('style')}`,
     `img-src 'self' data:${logoOrigin ? ` ${logoOrigin}` : ''}`,
-    "connect-src 'self'",
+    `connect-src 'self'${extra('connect')}`,
+    ...(policy.thirdParties && policy.thirdParties.frame.length > 0 ? [`frame-src${extra('frame')}`] : []),
     `form-action 'self'${returnOrigin ? ` ${returnOrigin}` : ''}`,
     "base-uri 'none'",
     `frame-ancestors 'self'${frameOrigins.map((origin) => ` ${origin}`).join('')}`,
