@@ -194,6 +194,12 @@ describe('console edit, notes and files', () => {
       expect(String((await svc.app.inject({ method: 'GET', url: image })).headers['content-disposition'])).toMatch(/^attachment;/);
     });
 
+    it('shows a signature as the image it is', async () => {
+      const signature = `data:image/png;base64,${gradientPng(8).toString('base64')}`;
+      const signed = await seed(svc, 'edit', { title: 'Hal', values: { name: 'Hal', sig: signature }, createdAt: '2026-11-26T09:00:00.000Z' });
+      expect((await get(`/svc/console/submissions/${signed}`)).body).toContain(`<img src="${signature}" alt="Signature of this submission"`);
+    });
+
     it('refuses an expired link, inline or not', async () => {
       const url = links()[0] as string;
       clock += 60 * 60_000;
