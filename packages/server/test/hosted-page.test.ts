@@ -247,6 +247,18 @@ describe('a hosted page', () => {
     expect(forged.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
+  it("serves lean bundles: one language's catalogue, and phone metadata only for a form with a phone field", async () => {
+    const german = (await page('/f/_/svc-form.de.js')).body;
+    expect(german).toContain('Dieses Feld ist erforderlich');
+    expect(german).not.toContain('Ce champ est obligatoire');
+    const english = (await page('/f/_/svc-form.en.js')).body;
+    const withPhone = (await page('/f/_/svc-form.en-phone.js')).body;
+    expect(english).not.toContain('Dieses Feld ist erforderlich');
+    // libphonenumber's metadata (country calling codes) is only in the -phone variant.
+    expect(withPhone.length - english.length).toBeGreaterThan(80_000);
+    expect((await page('/f/_/svc-form.xx.js')).statusCode).toBe(404);
+  });
+
   it('loads, inside an iframe (?embed=1), the script that reports its height, and serves the bundle to other origins', async () => {
     const embedded = await page('/f/contact?embed=1');
     expect(embedded.body).toContain('<script type="module" src="/f/_/hosted-frame.js"></script>');

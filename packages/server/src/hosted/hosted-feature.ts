@@ -131,7 +131,7 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
   app.get(`${assets}/hosted-frame.js`, async (request, reply) => sendCached(request, reply, 'text/javascript; charset=utf-8', HOSTED_FRAME_JS, 'public, max-age=300'));
   app.get<{ Params: { file: string } }>(`${assets}/:file`, async (request, reply) => {
     const variant = /^svc-form\.([a-z-]+)\.js$/.exec(request.params.file)?.[1];
-    if (!variant || !VARIANT_PATTERN.test(variant)) return reply.callNotFound();
+    if (!variant || !VARIANT_PATTERN.test(variant)) throw new SvcError('ROUTE_NOT_FOUND');
     const bundle = await hostedBundle(variant);
     // Public, like the demo's bundle: the embed snippet loads it from another origin.
     reply.header('Access-Control-Allow-Origin', '*');

@@ -4,8 +4,12 @@
  * the config accepts yields a stylesheet whose real pairs (read back from the CSS the page is
  * served, not from the table the check uses) pass AA: 4.5:1 for text, 3:1 for controls.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config-loader.js';
+import { formatDefinitionProblems, loadFormDefinitions } from '../forms/definition-loader.js';
 import { contrastRatio } from './hosted-contrast.js';
 import { renderThemeCss } from './hosted-styles.js';
 import { contrastProblems, DEFAULT_COLOURS, resolveTheme, type HostedTheme } from './hosted-theme.js';
@@ -69,6 +73,20 @@ describe('theme contrast', () => {
     expect(configWith({ dark: { accentText: '#ffffff', accent: '#79b8ff' } })).toThrow(/hosted\.theme\.dark: accentText #ffffff on accent #79b8ff/);
     expect(configWith({ light: { text: 'red' } as never })).toThrow(/hosted\.theme\.light\.text/);
     expect(configWith({ light: { background: '#fffdf5', text: '#222222', accent: '#0b6e4f' }, scheme: 'auto' })).not.toThrow();
+  });
+
+  it("refuses a form file whose hostedTheme fails, as svc forms check reports it, and takes one that passes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-theme-forms-'));
+    try {
+      const file = (theme: string) => `name: Pale\nsettings:\n  hostedPage: true\n  hostedTheme: ${theme}\nfields:\n  - { type: text, handle: name, label: Name }\n`;
+      writeFileSync(join(dir, 'pale.yaml'), file("{ dark: { text: '#333333' } }"));
+      writeFileSync(join(dir, 'fine.yaml'), file("{ scheme: dark, radius: 10, dark: { accent: '#ffb86b' } }"));
+      const result = await loadFormDefinitions(dir);
+      expect(result.definitions.map((d) => d.definition.handle)).toEqual(['fine']);
+      expect(formatDefinitionProblems(result.problems)).toContain('settings.hostedTheme.dark: text #333333 on background #0d1117 is 1.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('draws every pair at AA for any colour set the config accepts (2,000 random sets, light and dark)', () => {
