@@ -47,6 +47,27 @@ export function canonicalTag(tag: string | null | undefined): string | null {
  */
 export function resolveLanguage(tag: string | null | undefined): SupportedLanguage {
   if (typeof tag !== 'string') return 'en';
+  return remembered(resolved, tag, rankLanguage);
+}
+
+/**
+ * Answers per tag, kept because Intl canonicalisation costs about 100 µs a call on a slow machine
+ * and every localized message and email asks it again; tags can come from requests, so the map is
+ * bounded (cleared when full) rather than growing with whatever clients send.
+ */
+const resolved = new Map<string, SupportedLanguage>();
+const directions = new Map<string, 'ltr' | 'rtl'>();
+
+function remembered<T>(memo: Map<string, T>, tag: string, compute: (tag: string) => T): T {
+  const known = memo.get(tag);
+  if (known !== undefined) return known;
+  const value = compute(tag);
+  if (memo.size >= 512) memo.clear();
+  memo.set(tag, value);
+  return value;
+}
+
+function rankLanguage(tag: string): SupportedLanguage {
   const ranked = tag
     .split(',')
     .map((entry, index) => {
@@ -71,7 +92,11 @@ const RTL_SCRIPTS = new Set(['Arab', 'Hebr', 'Thaa', 'Syrc', 'Nkoo', 'Adlm', 'Ro
 
 /** Which way text in `tag` runs; an explicit script subtag wins (`az-Arab` is rtl, `ku-Latn` ltr). */
 export function textDirection(tag: string | null | undefined): 'ltr' | 'rtl' {
-  const canonical = canonicalTag(tag?.split(',')[0]?.split(';')[0]);
+  return typeof tag === 'string' ? remembered(directions, tag, directionOf) : 'ltr';
+}
+
+function directionOf(tag: string): 'ltr' | 'rtl' {
+  const canonical = canonicalTag(tag.split(',')[0]?.split(';')[0]);
   if (canonical === null) return 'ltr';
   const locale = new Intl.Locale(canonical);
   if (locale.script !== undefined) return RTL_SCRIPTS.has(locale.script) ? 'rtl' : 'ltr';
