@@ -61,7 +61,7 @@ const CONFIG = {
   // An admin key for everything, a read-only one, and one that sees only `contact`.
   admin: {
     keys: [
-      { name: 'fuzz-admin', sha256: sha(ADMIN.admin), scopes: ['read', 'write'], forms: ['*'] },
+      { name: 'fuzz-admin', sha256: sha(ADMIN.admin), scopes: ['read', 'write', 'privacy'], forms: ['*'] },
       { name: 'fuzz-reader', sha256: sha(ADMIN.reader), scopes: ['read'], forms: ['*'] },
       { name: 'fuzz-contact', sha256: sha(ADMIN.contact), scopes: ['read', 'write'], forms: ['contact'] },
     ],
@@ -199,9 +199,23 @@ function planGraphql(rng: Rng, w: World): Draft {
   return draft('graphql-post', 'POST', path, headers, { kind: 'json', value: rng.chance(0.05) ? [body] : body });
 }
 
+/** issue #37: the privacy requests with bodies right and wrong, forged export links, the receipt key. */
+function planPrivacy(rng: Rng, headers: Record<string, string>): Draft {
+  const which = rng.pick(['find', 'export', 'erase', 'download', 'key']);
+  if (which === 'key') return draft('privacy-receipt-key', 'GET', '/svc/privacy/receipt-key');
+  if (which === 'download') {
+    const query = `subject=${rng.pick(['email.', 'identifier.', ''])}${randomWord(rng, 0, 50)}&account=${rng.pick(['key:fuzz-admin', 'user:x', randomWord(rng, 0, 20)])}&expires=${rng.int(0, 2e9)}&signature=${randomWord(rng, 10, 60)}`;
+    return draft('privacy-export-download', 'GET', '/svc/api/admin/privacy/exports/download', rng.chance(0.5) ? headers : {}, null, query);
+  }
+  const value = rng.pick<unknown>(['ann@example.test', ' ANN@Example.test ', randomWord(rng, 0, 80), '', '   ', 'x'.repeat(rng.pick([1000, 1001])), null, 5, ['a']]);
+  const body = rng.pick<unknown>([{ email: value }, { identifier: value }, { email: value, identifier: value }, {}, { email: value, confirm: rng.pick([true, false, 'yes']) }, { email: value, extra: 1 }, [], null]);
+  return draft(`privacy-${which}`, 'POST', `/svc/api/admin/privacy/${which}`, { ...headers, 'content-type': 'application/json' }, { kind: 'json', value: body });
+}
+
 function planAdmin(rng: Rng, w: World): Draft {
   const key = rng.weighted([[6, ADMIN.admin], [2, ADMIN.reader], [2, ADMIN.contact], [1, '']] as const);
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  if (rng.chance(0.08)) return planPrivacy(rng, headers);
   const handle = rng.pick(w.forms).handle;
   const id = pickOr(rng, w.submissionIds, String(rng.int(1, 50)));
   const which = rng.weighted([[2, 'forms'], [4, 'list'], [4, 'get'], [2, 'patch'], [1, 'delete'], [1, 'resend'], [2, 'export'], [2, 'download'], [1, 'audit'], [2, 'insights'], [2, 'notes'], [2, 'bulk'], [2, 'reports']] as const);

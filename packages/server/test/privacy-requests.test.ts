@@ -21,6 +21,7 @@ import { seed } from './support/admin-fixture.js';
 import { pageBlocks } from './support/docs-blocks.js';
 import { createBlindIndex } from '../src/privacy/privacy-blind-index.js';
 import { reindexSubmissions } from '../src/privacy/privacy-reindex.js';
+import { hashPassword } from '../src/console/console-passwords.js';
 
 const FORMS_DIR = resolve(import.meta.dirname, 'fixtures/privacy-forms');
 const DOC = 'docs/privacy.md';
@@ -28,6 +29,7 @@ const PNG = tinyPng();
 
 const key = () => `svc_${randomBytes(24).toString('base64url')}`;
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const PASSWORD = 'correct horse battery staple';
 const KEYS = { desk: key(), signupDesk: key(), writer: key(), finder: key() } as const;
 const KEYS_CONFIG = [
   { name: 'desk', sha256: sha(KEYS.desk), scopes: ['read', 'write', 'privacy'], forms: ['*'] },
@@ -50,7 +52,7 @@ describeEachDialect('privacy requests', (target) => {
         database: { url: target.url() },
         forms: { dir: FORMS_DIR, watch: false },
         headless: { forms: { signup: { exposeManifest: true, allowSubmit: true }, claims: { exposeManifest: true, allowSubmit: true } } },
-        admin: { keys: KEYS_CONFIG },
+        admin: { keys: KEYS_CONFIG, users: [{ username: 'pat', passwordHash: await hashPassword(PASSWORD), scopes: ['read', 'write', 'privacy'], forms: ['*'] }, { username: 'rory', passwordHash: await hashPassword(PASSWORD), scopes: ['read', 'write'], forms: ['*'] }] },
         deliveries: { enabled: false },
       },
     });
@@ -209,6 +211,53 @@ describeEachDialect('privacy requests', (target) => {
     expect(audit.map((a) => a.form_handle)).toEqual(['signup', 'claims']);
     expect(audit.every((a) => a.target === `subject:email:${signed.receipt.subject.hash}`)).toBe(true);
     expect(JSON.parse(audit[1]?.detail ?? '{}')).toEqual({ receipt: signed.receipt.id, submissions: [ann.claim], files: 1 });
+  });
+
+  /** A console session cookie for `username`, signed in through the real sign-in form. */
+  async function consoleSession(username: string): Promise<{ cookie: string; csrf: string }> {
+    const page = await svc.app.inject({ method: 'GET', url: '/svc/console/sign-in' });
+    const pre = /svc_console_pre=([^;]+)/.exec(String(page.headers['set-cookie']))?.[1] ?? '';
+    const signInCsrf = /name="csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const signed = await svc.app.inject({
+      method: 'POST',
+      url: '/svc/console/sign-in',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `svc_console_pre=${pre}` },
+      payload: new URLSearchParams({ csrf: signInCsrf, username, password: PASSWORD }).toString(),
+    });
+    const cookie = `svc_console=${/svc_console=([^;]+)/.exec(String(signed.headers['set-cookie']))?.[1] ?? ''}`;
+    const home = await svc.app.inject({ method: 'GET', url: '/svc/console/privacy', headers: { cookie } });
+    return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(home.body)?.[1] ?? '' };
+  }
+
+  it('finds, exports and erases in the console, after a confirmation step, showing the receipt', async () => {
+    const eve = await signup({ name: 'Eve', email: 'eve@example.test', member: 'M-9' });
+    const { cookie, csrf } = await consoleSession('pat');
+    expect(csrf).not.toBe('');
+    const form = (path: string, fields: Record<string, string>, session = { cookie, csrf }) =>
+      svc.app.inject({ method: 'POST', url: `/svc/console/privacy/${path}`, headers: { cookie: session.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ csrf: session.csrf, ...fields }).toString() });
+    const found = await form('find', { kind: 'email', value: 'EVE@example.test' });
+    expect(found.statusCode).toBe(200);
+    expect(found.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(found.body).toContain(`/submissions/${eve}"`);
+    expect(found.body).toContain('1 submission(s) found');
+    // Without the session's CSRF token nothing happens.
+    expect((await form('erase', { kind: 'email', value: 'eve@example.test', confirm: 'yes' }, { cookie, csrf: 'forged' })).statusCode).toBe(400);
+    const exported = await form('export', { kind: 'email', value: 'eve@example.test' });
+    expect(exported.statusCode).toBe(303);
+    expect(exported.headers.location).toMatch(/^\/svc\/api\/admin\/privacy\/exports\/download\?/);
+    const zip = await svc.app.inject({ method: 'GET', url: String(exported.headers.location) });
+    expect(zip.statusCode).toBe(200);
+    expect(Object.keys(unzipSync(new Uint8Array(zip.rawPayload)))).toEqual(['submissions.json']);
+    const confirm = await form('erase', { kind: 'email', value: 'eve@example.test' });
+    expect(confirm.body).toContain('Erase permanently');
+    expect(ids(await post('find', { email: 'eve@example.test' }))).toEqual([eve]);
+    const receipt = await form('erase', { kind: 'email', value: 'eve@example.test', confirm: 'yes' });
+    expect(receipt.statusCode).toBe(200);
+    expect(receipt.body).toContain('&quot;by&quot;: &quot;user:pat&quot;');
+    expect(ids(await post('find', { email: 'eve@example.test' }))).toEqual([]);
+    // An account without the privacy scope gets neither the page nor the requests.
+    const rory = await consoleSession('rory');
+    expect((await svc.app.inject({ method: 'GET', url: '/svc/console/privacy', headers: { cookie: rory.cookie } })).statusCode).toBe(404);
   });
 
   it('backfills the index with svc privacy reindex, in batches, resumably by id', async () => {

@@ -37,6 +37,7 @@ export function swaggerOptions(config: Config): SwaggerOptions {
         { name: 'profiles', description: 'Contextual manifests and submits (contract §9)' },
         { name: 'classic', description: 'Form-properties JSON and the classic form post (contract §10)' },
         { name: 'admin', description: 'The admin API for servers and scripts' },
+        { name: 'privacy', description: 'The public key of erasure receipts (docs/privacy.md)' },
         { name: 'operations', description: 'Health and metrics' },
         { name: 'meta', description: 'This document' },
       ],

@@ -24,7 +24,7 @@ const Found = Type.Object({ id: Type.Integer(), uid: Type.String(), form: Type.S
 export const privacyFindSchema = routeSchema({
   summary: "Find a person's submissions across forms",
   description: 'Needs the `privacy` scope. Send exactly one of `email` and `identifier`, in the body (a query string would land in access logs). Answers every submission of that person, through the blind index of fields marked `personal`, in the forms the key may read.',
-  tags: ['admin', 'privacy'],
+  tags: ['admin'],
   security,
   body: Type.Object(subjectKeys, { additionalProperties: false }),
   response: { 200: described('The subject and its submissions, oldest first.', dataEnvelope(Type.Object({ subject: Subject, submissions: Type.Array(Found) }, { additionalProperties: false }))), ...errorResponses(...ERRORS) },
@@ -33,7 +33,7 @@ export const privacyFindSchema = routeSchema({
 export const privacyExportSchema = routeSchema({
   summary: 'Export everything held about a person, through a signed link',
   description: 'Needs the `privacy` scope. Answers a short-lived signed link (admin.downloadUrlMinutes) to a zip: submissions.json (every submission with its values, files, deliveries, payment and notes) and the files. The download is audited.',
-  tags: ['admin', 'privacy'],
+  tags: ['admin'],
   security,
   body: Type.Object(subjectKeys, { additionalProperties: false }),
   response: {
@@ -45,7 +45,7 @@ export const privacyExportSchema = routeSchema({
 export const privacyExportDownloadSchema = routeSchema({
   summary: 'Download a privacy export through its signed link',
   description: 'No API key: the signature is the credential; the account that asked must still hold the privacy scope. Any failure is the same 404.',
-  tags: ['admin', 'privacy'],
+  tags: ['admin'],
   querystring: Type.Object({ subject: Type.Optional(Type.String()), account: Type.Optional(Type.String()), expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) }),
   response: { 200: { description: 'The zip, as an attachment.', content: { 'application/zip': { schema: Type.String({ format: 'binary' }) } } }, ...errorResponses(404, 500) },
 });
@@ -64,7 +64,7 @@ const Receipt = Type.Object(
 export const privacyEraseSchema = routeSchema({
   summary: "Erase a person's submissions, with a signed receipt",
   description: 'Needs the `privacy` and `write` scopes and `confirm: true`. Erases every submission of that person the key may read (rows, delivery jobs, index rows, files) and answers a receipt signed Ed25519 over JSON.stringify(receipt); the public key is at GET /svc/privacy/receipt-key. Audited.',
-  tags: ['admin', 'privacy'],
+  tags: ['admin'],
   security,
   body: Type.Object({ ...subjectKeys, confirm: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   response: {

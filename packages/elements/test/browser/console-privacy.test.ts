@@ -1,0 +1,98 @@
+/**
+ * The console's privacy page in Chromium (issue #37): find a person by address, the confirmation
+ * step, the erasure and its receipt, each page axe-clean and without a console error under the
+ * console's CSP.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { hashPassword } from '../../../server/src/console/console-passwords.js';
+import { insertSubmission } from '../../../server/src/submissions/submission-repository.js';
+import { createBlindIndex } from '../../../server/src/privacy/privacy-blind-index.js';
+import { describeWithChromium } from './support/chromium.js';
+import { startBrowserHarness, type BrowserHarness } from './support/browser-harness.js';
+import { describeViolations, isSerious, type AxeViolation } from './support/axe-check.js';
+
+const PASSWORD = 'console privacy password 37';
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe through the DevTools protocol, which the page's CSP does not govern. */
+async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document.body, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html })) }));
+  });
+  return violations.filter(isSerious);
+}
+
+describeWithChromium('the console privacy page in Chromium', () => {
+  let harness: BrowserHarness;
+  let submission: number;
+  beforeAll(async () => {
+    harness = await startBrowserHarness({
+      admin: { users: [{ username: 'pat', passwordHash: await hashPassword(PASSWORD), scopes: ['read', 'write', 'privacy'], forms: ['*'] }] },
+    });
+    const { context, config } = harness.svc;
+    const form = context.forms.get('contact');
+    if (!form) throw new Error('the contact example form is missing');
+    const values = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.test', message: 'Hello' };
+    submission = await insertSubmission(context.database.db, { uid: randomUUID(), formId: form.id, tokenHash: randomUUID(), title: 'Ann Lee', status: 'open', isSpam: false, spamReasons: [], ip: null, values, createdAt: new Date().toISOString() });
+    // The example form marks no field personal, so its index entry is written as the reindex would for one that did.
+    const index = createBlindIndex(config.secret as string);
+    const subject = index.subject('email', 'ann@example.test');
+    if (!subject) throw new Error('no subject');
+    await index.write(context.database.db, submission, form.id, [subject]);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it('finds a person, confirms and erases, and shows the signed receipt, axe-clean', { timeout: 120_000 }, async () => {
+    const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      page.on('pageerror', (error) => problems.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      const axe = async (what: string) => {
+        const serious = await seriousViolations(page);
+        expect(serious, `axe-core on ${what}:\n${describeViolations(serious)}`).toEqual([]);
+      };
+      const base = `${harness.serviceOrigin}/svc/console`;
+      await page.goto(`${base}/`);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('pat');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(PASSWORD);
+      await Promise.all([page.waitForURL(/\/svc\/console\/$/), page.keyboard.press('Enter')]);
+
+      await page.goto(`${base}/privacy`);
+      await axe('the privacy page');
+      await page.getByLabel('Value').fill('ANN@example.test');
+      await Promise.all([page.waitForURL(/\/privacy\/find$/), page.getByRole('button', { name: 'Find' }).click()]);
+      expect(await page.locator('section h2').textContent()).toBe('1 submission(s) found');
+      expect(await page.locator(`a[href$="/submissions/${submission}"]`).count()).toBe(1);
+      await axe('the found page');
+
+      await Promise.all([page.waitForURL(/\/privacy\/erase$/), page.getByRole('button', { name: 'Erase…' }).click()]);
+      expect(await page.locator('h1').textContent()).toBe('Erase 1 submission(s)?');
+      await axe('the confirmation page');
+      await page.getByRole('button', { name: 'Erase permanently' }).click();
+      await page.locator('h1', { hasText: 'Erased' }).waitFor();
+      const receipt = JSON.parse((await page.locator('pre').textContent()) ?? '{}') as { receipt: { erased: { submission: number }[]; by: string } };
+      expect(receipt.receipt.erased.map((e) => e.submission)).toEqual([submission]);
+      expect(receipt.receipt.by).toBe('user:pat');
+      await axe('the receipt page');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
