@@ -46,7 +46,7 @@ const overflow = (page: Page) =>
   page.evaluate(() => ({
     scroll: document.documentElement.scrollWidth,
     inner: window.innerWidth,
-    wide: [...document.querySelectorAll('body *')]
+    wide: Array.from(document.querySelectorAll('body *'))
       .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.scroll'))
       .slice(0, 4)
       .map((e) => `${e.tagName.toLowerCase()}.${String(e.className)} ${Math.round(e.getBoundingClientRect().right)}`),
