@@ -166,7 +166,9 @@ describe('console submissions', () => {
     expect(csp).toContain("connect-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     const scripts = [...list.body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts.map((m) => [m[1], m[2]])).toEqual([[' src="/svc/console/console-export.js" defer', '']]);
+    // Every script is a file of the console's own, with nothing inline (the export's, the shortcuts', issue #35's bulk selection).
+    expect(scripts.filter((m) => !/^ src="\/svc\/console\/[\w-]+\.js" defer$/.test(m[1] ?? '') || m[2] !== '')).toEqual([]);
+    expect(scripts.map((m) => m[1])).toEqual(expect.arrayContaining([' src="/svc/console/console-export.js" defer', ' src="/svc/console/console-shortcuts.js" defer']));
     expect(list.body).toMatch(/<a href="[^"]*\/export\?[^"]*format=csv[^"]*" download data-export data-count="1">/);
     expect(list.body).toMatch(/<progress id="export-bar"/);
     const script = await svc.app.inject({ method: 'GET', url: '/svc/console/console-export.js' });
