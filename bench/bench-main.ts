@@ -17,6 +17,7 @@ import { withBenchPostgres } from './bench-postgres.js';
 import { bulkScenario, printBulk } from './bulk-console.js';
 import { measureHostedPages, printHostedPages } from './hosted-page-weight.js';
 import { consoleReportScenario, printConsoleReport } from './console-report.js';
+import { insightsReportScenario, printInsightsReport } from './insights-report.js';
 
 async function csrfAndMeta(port: number) {
   const tokenRes = await fetch(`http://127.0.0.1:${port}/svc/tokens`);
@@ -72,6 +73,17 @@ async function submitScenario(kinds: readonly [string, string] = ['svc', 'baseli
       )),
     };
   }, env);
+}
+
+/** The two services against each other in alternating rounds: what counting costs a submit, directly. */
+async function insightsOnOffScenario(): Promise<Row> {
+  return withTargets(['svc', 'svc-no-insights'], async ([onPort, offPort], [onPid, offPid]) => {
+    const side = async (port: number, pid: number | undefined) => {
+      const { cookie, token, meta } = await csrfAndMeta(port);
+      return { ...submitRequest(port, cookie, token, meta), pid };
+    };
+    return { scenario: 'submit, insights on (baseline: off)', ...(await compare(await side(onPort as number, onPid), await side(offPort as number, offPid))) };
+  });
 }
 
 const DONOR = { name: 'Ann', email: 'ann@example.test', gift: '25' };
@@ -395,6 +407,7 @@ function printExportTable(rows: readonly ExportRow[]): void {
 async function main(): Promise<void> {
   process.stdout.write(`svc bench: ${DURATION}s per side, ${CONNECTIONS} connections\n`);
   const only = process.argv[2];
+  const rows: Row[] = [];
   const scenarios: Record<string, () => Promise<Row>> = {
     manifest: manifestScenario,
     submit: () => submitScenario(),
@@ -403,7 +416,12 @@ async function main(): Promise<void> {
     upload: uploadScenario,
     checkpoint: checkpointScenario,
   };
-  const rows: Row[] = [];
+  // issue #38: the submit with insights counting (the default) beside the same with them off.
+  if (only === 'submit-insights') {
+    rows.push(await submitScenario(['svc', 'baseline-insert'], 'submit, insights on'));
+    rows.push(await submitScenario(['svc-no-insights', 'baseline-insert'], 'submit, insights off'));
+    rows.push(await insightsOnOffScenario());
+  }
   for (const [name, run] of Object.entries(scenarios)) {
     if (!only || only === name) rows.push(await run());
   }
@@ -419,6 +437,7 @@ async function main(): Promise<void> {
   if (!only || only === 'big-form') await bigFormScenario();
   if (!only || only === 'notification-lag') printLag(await notificationLagScenario());
   if (!only || only === 'console-report') printConsoleReport(await consoleReportScenario());
+  if (!only || only === 'insights-report') printInsightsReport(await insightsReportScenario());
   if (!only || only === 'bulk') printBulk(await bulkScenario());
 }
 

@@ -74,6 +74,13 @@ async function main(): Promise<void> {
     report(svc.app.server.address());
     return;
   }
+  if (kind === 'svc-no-insights') {
+    // The same service with insights off (issue #38): the submit ratio is printed with and without.
+    const svc = await buildApp(benchConfig({ insights: { enabled: false } }), { logger: false });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    report(svc.app.server.address());
+    return;
+  }
   if (kind === 'svc-big') {
     // The example forms plus a generated 500-field form, all exposed, over GraphQL too.
     const forms = join(dataDir, 'bench-forms');
