@@ -135,6 +135,8 @@ function walkSuite(url: () => string | null): void {
       payload: new URLSearchParams({ csrf, apiKey: API_KEY }).toString(),
     });
     const cookie = `svc_console=${cookiesOf(signIn)['svc_console']}`;
+    const formPage = await svc.app.inject({ method: 'GET', url: '/svc/console/forms/application', headers: { cookie } });
+    expect(formPage.body).toContain('href="/svc/console/forms/application/insights"');
     const res = await svc.app.inject({ method: 'GET', url: `/svc/console/forms/application/insights?from=${WALK_DAY}&to=${WALK_DAY}`, headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");

@@ -90,7 +90,7 @@ export function renderSubmissions(view: SubmissionsView, viewer: Viewer): string
     .join('');
   const kept = { ...query, columns: '' };
   const next = view.nextCursor ? `<p><a href="${escapeHtml(link(base, { ...kept, cursor: view.nextCursor }))}${view.columns.map((c) => `&amp;columns=${encodeURIComponent(c.handle as string)}`).join('')}">Next page</a></p>` : '';
-  const body = `<p><a href="${CONSOLE_BASE}/">All forms</a> · <a href="${base}/reports">Report</a> · <a href="${base}/share">Share</a></p><h1>${escapeHtml(form.name)}</h1>${filters}${view.savedFilters ?? ''}
+  const body = `<p><a href="${CONSOLE_BASE}/">All forms</a> · <a href="${base}/reports">Report</a> · <a href="${base}/insights">Insights</a> · <a href="${base}/share">Share</a></p><h1>${escapeHtml(form.name)}</h1>${filters}${view.savedFilters ?? ''}
 <p>${view.count} matching submission(s) · Export them: <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'csv', bom: 'true' }))}" download data-export data-count="${view.count}">CSV (Excel)</a> · <a href="${escapeHtml(link(`${base}/export`, { ...query, format: 'jsonl' }))}" download data-export data-count="${view.count}">JSON Lines</a></p>
 <div id="export-progress" class="export" hidden><label for="export-bar">Export progress</label><progress id="export-bar" max="1" value="0"></progress> <span id="export-figures"></span><button type="button" id="export-cancel" hidden>Cancel export</button></div>
 <p id="export-status" role="status"></p>
