@@ -12,24 +12,33 @@ interface KeyMatcher {
   readonly templates: readonly { readonly key: string; readonly pattern: RegExp }[];
 }
 
-/** Numbers no form sets, so where they appear in a formatted message, a parameter was. */
-const PROBE = 9_876_501;
+/**
+ * Parameters to format each message with: one of every plural category a language has (Arabic's
+ * "one" and "two" forms name no number at all, so those come out as fixed sentences), and a large
+ * number no form sets, so where it appears in a sentence a parameter was.
+ */
+const SAMPLES = [0, 1, 2, 3, 11, 100, 9_876_501];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function templateOf(messages: FieldMessages, format: (...args: number[]) => string): RegExp | null {
-  const args = Array.from({ length: format.length }, (_, i) => PROBE + i);
-  let text: string;
-  try {
-    text = format(...args);
-  } catch {
-    return null;
-  }
+/** Each way `format` reads: a fixed sentence, or a pattern with its parameters as wildcards. */
+function formsOf(messages: FieldMessages, format: (...args: number[]) => string): (string | RegExp)[] {
   const grouping = new Intl.NumberFormat(messages.locale);
-  let pattern = escapeRegExp(text);
-  for (const n of args) {
-    for (const written of new Set([grouping.format(n), String(n)])) pattern = pattern.split(escapeRegExp(written)).join('(.+?)');
+  const out = new Map<string, string | RegExp>();
+  for (const sample of SAMPLES) {
+    const args = Array.from({ length: format.length }, (_, i) => sample + i);
+    let text: string;
+    try {
+      text = format(...args);
+    } catch {
+      continue;
+    }
+    let pattern = escapeRegExp(text);
+    for (const n of args) {
+      for (const written of new Set([grouping.format(n), String(n)])) pattern = pattern.split(escapeRegExp(written)).join('(.+?)');
+    }
+    out.set(pattern, pattern.includes('(.+?)') ? new RegExp(`^${pattern}$`, 'su') : text);
   }
-  return pattern.includes('(.+?)') ? new RegExp(`^${pattern}$`, 'su') : null;
+  return [...out.values()];
 }
 
 const matchers = new WeakMap<FieldMessages, KeyMatcher>();
@@ -43,8 +52,10 @@ function matcherFor(messages: FieldMessages): KeyMatcher {
     if (key === 'locale' || key === 'column') continue;
     if (typeof value === 'string') exact.set(value, key);
     else if (typeof value === 'function') {
-      const pattern = templateOf(messages, value as (...args: number[]) => string);
-      if (pattern) templates.push({ key, pattern });
+      for (const form of formsOf(messages, value as (...args: number[]) => string)) {
+        if (typeof form === 'string') exact.set(form, key);
+        else templates.push({ key, pattern: form });
+      }
     }
   }
   matcher = { exact, templates };
