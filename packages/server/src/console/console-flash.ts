@@ -27,8 +27,9 @@ function keyOf(request: FastifyRequest): Buffer | null {
   return session ? deriveKey(session, 'console-flash') : null;
 }
 
-function flashCookie(request: FastifyRequest, value: string, maxAge: number): string {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
+function flashCookie(request: FastifyRequest, value: string, maxAge: number, publicUrl: string | null = null): string {
+  // Secure as the session cookie is: on https, or when the public address is https (behind a proxy).
+  const secure = request.protocol === 'https' || (publicUrl ?? '').startsWith('https:') ? '; Secure' : '';
   return `${FLASH_COOKIE}=${value}; Path=${CONSOLE_BASE}; HttpOnly; SameSite=Strict${secure}; Max-Age=${maxAge}`;
 }
 
@@ -45,12 +46,12 @@ function appendCookie(reply: FastifyReply, cookie: string): void {
  * flash(reply, kit, `Submission #${id} marked as spam.`);
  * return reply.redirect(`${CONSOLE_BASE}/submissions/${id}`, 303);
  */
-export function flash(reply: FastifyReply, _kit: ConsoleKit | null, text: string): FastifyReply {
+export function flash(reply: FastifyReply, kit: ConsoleKit | null, text: string): FastifyReply {
   const key = keyOf(reply.request);
   // Without a session no page will show it (the writer refuses such requests before this).
   if (!key) return reply;
   const data = Buffer.from(text.slice(0, MAX_CHARS), 'utf8').toString('base64url');
-  appendCookie(reply, flashCookie(reply.request, `${data}.${hmac(key, data)}`, MAX_AGE_SECONDS));
+  appendCookie(reply, flashCookie(reply.request, `${data}.${hmac(key, data)}`, MAX_AGE_SECONDS, kit?.config.server.publicUrl ?? null));
   return reply;
 }
 
