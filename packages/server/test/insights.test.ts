@@ -248,9 +248,12 @@ describe('insights of drafts, of a close, and past their retention', () => {
     expect(data.pages.map((p: { reached: number; left: number }) => [p.reached, p.left])).toEqual([[1, 0], [1, 0], [1, 1]]);
   });
 
-  it('counts a single-page form stored in one step as started and completed', async () => {
-    const res = await svc.submit('contact', { intent: 'submit', values: { firstName: 'Kim', lastName: 'Lee', email: 'kim@example.test', message: 'Hello there' } });
+  it('counts a single-page form stored in one step as started and completed, and an idempotent replay of it not again', async () => {
+    const body = { intent: 'submit', values: { firstName: 'Kim', lastName: 'Lee', email: 'kim@example.test', message: 'Hello there' } };
+    const res = await svc.submit('contact', body, { 'idempotency-key': 'insights-replay-0001' });
     expect(res.json().status).toBe('submitted');
+    const replay = await svc.submit('contact', body, { 'idempotency-key': 'insights-replay-0001' });
+    expect(replay.json().submission.id).toBe(res.json().submission.id);
     const data = await report('contact');
     expect([data.starts, data.completions, data.completionRate]).toEqual([1, 1, 1]);
   });
