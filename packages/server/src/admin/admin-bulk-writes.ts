@@ -85,9 +85,8 @@ interface Target {
 }
 
 /** Only rows the action changes: a status they do not have yet, a spam flag they do not carry yet. */
-function targetQuery(trx: Transaction<Database>, form: Form, request: BulkRequest) {
-  let query = filtered(trx, form.id, 'ids' in request.selection ? { spam: null, ids: request.selection.ids } : request.selection.filter);
-  const { action } = request;
+function targetQuery(trx: Transaction<Database>, form: Form, filter: SubmissionFilter, action: BulkAction) {
+  let query = filtered(trx, form.id, filter);
   if (action.kind === 'setStatus') query = query.where('status', '<>', action.status);
   if (action.kind === 'markSpam') query = query.where('is_spam', '=', 0);
   if (action.kind === 'markNotSpam') query = query.where('is_spam', '=', 1);
@@ -98,9 +97,15 @@ function targetQuery(trx: Transaction<Database>, form: Form, request: BulkReques
 }
 
 async function selectTargets(trx: Transaction<Database>, form: Form, request: BulkRequest): Promise<Target[]> {
-  const rows = (await targetQuery(trx, form, request).execute()).map((r) => ({ id: Number(r.id), status: r.status, isSpam: Number(r.is_spam) === 1 })).sort((a, b) => a.id - b.id);
+  // Listed ids are looked up CHUNK at a time: each lookup is plainly a primary-key read, where one
+  // list of 10,000 left PostgreSQL's planner free to scan the form's index instead.
+  const filters = 'ids' in request.selection ? chunks(request.selection.ids).map((ids) => ({ spam: null, ids })) : [request.selection.filter];
+  const rows: Target[] = [];
+  for (const filter of filters) {
+    for (const r of await targetQuery(trx, form, filter, request.action).execute()) rows.push({ id: Number(r.id), status: r.status, isSpam: Number(r.is_spam) === 1 });
+  }
   if (rows.length > BULK_MAX) throw new SvcError('BULK_TOO_LARGE', `The filter matches more than ${BULK_MAX} submissions this action would change; narrow it.`);
-  return rows;
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
