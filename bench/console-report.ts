@@ -2,7 +2,7 @@
  * The console's report at a million rows (issue #35 item 6): 1,000,000 kitchen-sink submissions
  * over a year (one every 30 s, one in nine spam, every choice, rating and opinion-scale field
  * answered), seeded by one SQL statement; then the admin report for the whole year by week is
- * timed through the real route (median of 5 after one warm-up), with its two halves apart: the
+ * timed through the real route (median of 5 after one warm-up, BENCH_REPORT_RUNS to change), with its two halves apart: the
  * counts per hour and status (index only) and the answers (which read every row's values). On
  * SQLite and, when configured, PostgreSQL. Printed, never asserted.
  */
@@ -19,7 +19,8 @@ import { withBenchPostgres } from './bench-postgres.js';
 
 const ROWS = Number(process.env.BENCH_REPORT_ROWS ?? 1_000_000);
 const KEY = 'bench-report-key-0123456789abcdef';
-const RUNS = 5;
+/** Timed runs after the warm-up (median printed); BENCH_REPORT_RUNS=1 for a quick figure on a busy machine. */
+const RUNS = Number(process.env.BENCH_REPORT_RUNS ?? 5);
 
 export interface ConsoleReportResult {
   readonly dialect: string;
@@ -69,6 +70,7 @@ async function run(dialect: string, url: string | null): Promise<ConsoleReportRe
     if (url) await sql`ANALYZE svc_submissions`.execute(db);
     else await sql`ANALYZE`.execute(db);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
+    process.stdout.write(`console-report ${dialect}: ${ROWS} rows seeded in ${seedSeconds.toFixed(0)} s\n`);
 
     const query = 'from=2026-01-01&to=2026-12-31&interval=week';
     const report = () => svc.app.inject({ method: 'GET', url: `/svc/api/admin/forms/kitchen-sink/reports?${query}`, headers: { authorization: `Bearer ${KEY}` } }).then((res) => {
@@ -86,7 +88,15 @@ async function run(dialect: string, url: string | null): Promise<ConsoleReportRe
       for (let i = 0; i < RUNS; i++) runs.push(await time(work));
       return median(runs);
     };
-    return { dialect, rows: ROWS, seedSeconds, reportMs: await measureMedian(report), countsMs: await measureMedian(counts), answersMs: await measureMedian(answers) };
+    // Each figure is printed as it is taken: a million-row run is long, and a partial one still says something.
+    const say = (what: string, ms: number) => process.stdout.write(`console-report ${dialect}: ${what} ${ms.toFixed(0)} ms\n`);
+    const countsMs = await measureMedian(counts);
+    say('counts', countsMs);
+    const answersMs = await measureMedian(answers);
+    say('answers', answersMs);
+    const reportMs = await measureMedian(report);
+    say('whole report', reportMs);
+    return { dialect, rows: ROWS, seedSeconds, reportMs, countsMs, answersMs };
   } finally {
     await svc.close();
     rmSync(dataDir, { recursive: true, force: true });
