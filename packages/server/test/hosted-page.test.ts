@@ -225,6 +225,10 @@ describe('a hosted page', () => {
     const opened = await page(url);
     expect(opened.statusCode).toBe(200);
     expect(opened.body).toContain(`<svc-form lang="en-US" profile="feedback" token="${token}" properties="{&quot;eventId&quot;:42}">`);
+    // Framed (?embed=1) it is the same page; an unknown parameter is refused as the profile manifest refuses it.
+    expect((await page(`${url}&embed=1`)).statusCode).toBe(200);
+    const odd = await page(`${url}&colour=red`);
+    expect([odd.statusCode, odd.headers['content-type']]).toEqual([400, 'text/html; charset=utf-8']);
     // The element reads the profile's manifest, which carries the context the link applies.
     const manifest = await svc.app.inject({ method: 'GET', url: `/svc/api/manifests/feedback/manifest?token=${encodeURIComponent(token)}` });
     expect(manifest.json().data.context.defaultValues).toEqual({ message: 'About event 42' });

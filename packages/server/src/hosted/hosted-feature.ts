@@ -159,7 +159,8 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
     try {
       const profile = deps.profiles.registry.resolve(name);
       if (profile.form.handle !== form.handle) throw new SvcError('PROFILE_NOT_FOUND');
-      const { profile: _profile, site: _site, ...rest } = query;
+      // The page's own parameters are not the profile's; anything else is checked as a property.
+      const { profile: _profile, site: _site, embed: _embed, ...rest } = query;
       const access = await authorizeProfile(deps.profiles.services, profile, {
         properties: queryPropertyEntries(rest),
         authorization: request.headers.authorization,
