@@ -260,17 +260,20 @@ describe('insights of drafts, of a close, and past their retention', () => {
 
   it('writes the counts of the last window when the app closes, and the hourly purge drops them after insights.retentionDays', async () => {
     const dataDir = svc.dataDir;
+    const views = async (db: TestApp['context']['database']['db']) =>
+      (await db.selectFrom('svc_insight_counts').select('n').where('kind', '=', 'view').execute()).reduce((sum, r) => sum + Number(r.n), 0);
+    await report('contact'); // writes what is pending
+    const before = await views(svc.context.database.db);
     await svc.app.inject({ method: 'GET', url: '/svc/api/forms/contact/manifest' });
     // Closed without a report flushing first: the close path writes what is pending.
     await svc.app.close();
     const { buildApp } = await import('../src/app.js');
     const again = await buildApp(svc.config, { logger: false, now: () => new Date(clock) });
     try {
-      const rows = await again.context.database.db.selectFrom('svc_insight_counts').selectAll().where('kind', '=', 'view').execute();
-      expect(rows.reduce((sum, r) => sum + Number(r.n), 0)).toBeGreaterThanOrEqual(2);
+      expect(await views(again.context.database.db)).toBe(before + 1);
       clock += 400 * 86_400_000;
       const purged = await purgeExpired(again.context);
-      expect(purged.insights).toBeGreaterThan(5);
+      expect(purged.insights).toBeGreaterThan(0);
       expect(await again.context.database.db.selectFrom('svc_insight_counts').selectAll().execute()).toEqual([]);
     } finally {
       await again.close();
