@@ -6,6 +6,13 @@ export const PAGE_MESSAGES_AR: PageMessageCatalogue = {
   'page.notSent': 'لم يُرسَل النموذج',
   'page.goBack': 'عد إلى النموذج للمتابعة.',
 
+  'payment.processing': 'جارٍ معالجة دفعتك؛ سيُحفَظ إرسالك فور اكتمالها.',
+  'payment.notCompleted': 'لم تكتمل عملية الدفع',
+  'payment.cancelled': 'أُلغيت عملية الدفع.',
+  'payment.notThrough': 'لم تتم عملية الدفع.',
+  'payment.unmatched': 'تعذّر ربط الدفعة بأي إرسال؛ يُرجى التواصل مع صاحب الموقع.',
+  'payment.tryAgain': '{reason} لم يُرسَل أي شيء؛ يُرجى العودة إلى النموذج والمحاولة مرة أخرى.',
+
   'demo.pageTitle': 'عرض svc التوضيحي: نماذج أمثلة',
   'demo.heading': 'عرض svc التوضيحي',
   'demo.intro': 'كل نموذج مثال أدناه عنصر {element} يتحدث إلى الخدمة على {address}.',

@@ -6,6 +6,13 @@ export const PAGE_MESSAGES_DE: PageMessageCatalogue = {
   'page.notSent': 'Das Formular wurde nicht gesendet',
   'page.goBack': 'Kehren Sie zum Formular zurück, um fortzufahren.',
 
+  'payment.processing': 'Ihre Zahlung wird bearbeitet; Ihre Einsendung wird gespeichert, sobald sie abgeschlossen ist.',
+  'payment.notCompleted': 'Zahlung nicht abgeschlossen',
+  'payment.cancelled': 'Die Zahlung wurde abgebrochen.',
+  'payment.notThrough': 'Die Zahlung ist nicht durchgegangen.',
+  'payment.unmatched': 'Die Zahlung konnte keiner Einsendung zugeordnet werden; bitte wenden Sie sich an den Betreiber der Website.',
+  'payment.tryAgain': '{reason} Es wurde nichts gesendet; bitte kehren Sie zum Formular zurück und versuchen Sie es erneut.',
+
   'demo.pageTitle': 'svc-Demo: Beispielformulare',
   'demo.heading': 'svc-Demo',
   'demo.intro': 'Jedes Beispielformular unten ist ein {element}-Element, das mit dem Dienst unter {address} spricht.',

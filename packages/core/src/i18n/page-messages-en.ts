@@ -1,8 +1,9 @@
 /**
  * The words of the pages svc draws itself (issue #34 item 4): the plain page a classic post may be
- * answered with, and the demo's pages. A catalogue of its own beside messages-en.ts because no
- * browser needs it: `<svc-form>` bundles the main catalogue in six languages, and these pages
- * are drawn on the server, so keeping them apart keeps them out of the element's bundle. ICU
+ * answered with, the page a payer lands on after paying, and the demo's pages. A catalogue of its
+ * own beside messages-en.ts because no browser needs it: `<svc-form>` bundles the main catalogue
+ * in six languages, and these pages are drawn on the server, so keeping them apart keeps them out
+ * of the element's bundle. ICU
  * MessageFormat; the other languages list exactly these keys (page-messages.test.ts). A
  * placeholder such as `{link}` is filled with markup by the page that draws it.
  */
@@ -10,6 +11,14 @@ export const PAGE_MESSAGES_EN = {
   'page.thankYou': 'Thank you',
   'page.notSent': 'The form was not sent',
   'page.goBack': 'Go back to the form to continue.',
+
+  // The page a payer lands on after a card payment (payments/payment-callback.ts).
+  'payment.processing': 'Your payment is being processed; your submission is stored once it completes.',
+  'payment.notCompleted': 'Payment not completed',
+  'payment.cancelled': 'The payment was cancelled.',
+  'payment.notThrough': 'The payment did not go through.',
+  'payment.unmatched': 'The payment could not be matched to a submission; please contact the site owner.',
+  'payment.tryAgain': '{reason} Nothing was submitted; please go back to the form and try again.',
 
   'demo.pageTitle': 'svc demo: example forms',
   'demo.heading': 'svc demo',

@@ -6,6 +6,13 @@ export const PAGE_MESSAGES_ES: PageMessageCatalogue = {
   'page.notSent': 'El formulario no se envió',
   'page.goBack': 'Vuelva al formulario para continuar.',
 
+  'payment.processing': 'Su pago se está procesando; su envío se guardará en cuanto se complete.',
+  'payment.notCompleted': 'Pago no completado',
+  'payment.cancelled': 'El pago se canceló.',
+  'payment.notThrough': 'El pago no se ha realizado.',
+  'payment.unmatched': 'No se pudo asociar el pago a ningún envío; póngase en contacto con el responsable del sitio.',
+  'payment.tryAgain': '{reason} No se ha enviado nada; vuelva al formulario e inténtelo de nuevo.',
+
   'demo.pageTitle': 'Demo de svc: formularios de ejemplo',
   'demo.heading': 'Demo de svc',
   'demo.intro': 'Cada formulario de ejemplo de abajo es un elemento {element} que habla con el servicio en {address}.',

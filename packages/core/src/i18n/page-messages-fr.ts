@@ -6,6 +6,13 @@ export const PAGE_MESSAGES_FR: PageMessageCatalogue = {
   'page.notSent': 'Le formulaire n’a pas été envoyé',
   'page.goBack': 'Revenez au formulaire pour continuer.',
 
+  'payment.processing': 'Votre paiement est en cours de traitement ; votre envoi sera enregistré dès qu’il sera terminé.',
+  'payment.notCompleted': 'Paiement non effectué',
+  'payment.cancelled': 'Le paiement a été annulé.',
+  'payment.notThrough': 'Le paiement n’a pas abouti.',
+  'payment.unmatched': 'Le paiement n’a pu être associé à aucun envoi ; veuillez contacter le responsable du site.',
+  'payment.tryAgain': '{reason} Rien n’a été envoyé ; veuillez revenir au formulaire et réessayer.',
+
   'demo.pageTitle': 'Démo svc : formulaires d’exemple',
   'demo.heading': 'Démo svc',
   'demo.intro': 'Chaque formulaire d’exemple ci-dessous est un élément {element} qui parle au service à l’adresse {address}.',

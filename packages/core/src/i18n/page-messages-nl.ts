@@ -6,6 +6,13 @@ export const PAGE_MESSAGES_NL: PageMessageCatalogue = {
   'page.notSent': 'Het formulier is niet verzonden',
   'page.goBack': 'Ga terug naar het formulier om verder te gaan.',
 
+  'payment.processing': 'Uw betaling wordt verwerkt; uw inzending wordt opgeslagen zodra die voltooid is.',
+  'payment.notCompleted': 'Betaling niet voltooid',
+  'payment.cancelled': 'De betaling is geannuleerd.',
+  'payment.notThrough': 'De betaling is niet gelukt.',
+  'payment.unmatched': 'De betaling kon aan geen inzending worden gekoppeld; neem contact op met de beheerder van de site.',
+  'payment.tryAgain': '{reason} Er is niets verzonden; ga terug naar het formulier en probeer het opnieuw.',
+
   'demo.pageTitle': 'svc-demo: voorbeeldformulieren',
   'demo.heading': 'svc-demo',
   'demo.intro': 'Elk voorbeeldformulier hieronder is een {element}-element dat praat met de dienst op {address}.',

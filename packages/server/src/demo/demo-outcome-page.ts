@@ -7,7 +7,8 @@
 import type { FastifyReply } from 'fastify';
 import type { Form } from '@svc/core';
 import { DEMO_PAGE_HEADERS, escapeHtml, renderDemoDocument } from './demo-html.js';
-import { ENGLISH_DEMO, type DemoLanguage } from './demo-language.js';
+import { ENGLISH_DEMO, demoLanguage, type DemoLanguage } from './demo-language.js';
+import type { Site } from '../sites/site-registry.js';
 import { DEMO_FORMS } from './demo-page.js';
 
 /** The page runs no script and loads nothing: its one stylesheet is inline (and the empty icon). */
@@ -46,14 +47,14 @@ ${paragraphs}
 
 /**
  * The payment callback's outcome page in the demo (payments-feature passes it as the context's
- * `outcomePage`).
+ * `outcomePage`), in the language of the payment's site, its link back to that site's demo.
  *
  * @example
- * return demoOutcomePage(reply, 200, 'Thank you', [form.settings.successMessage], form);
+ * return demoOutcomePage(reply, 200, 'Thank you', [form.settings.successMessage], form, site);
  */
-export function demoOutcomePage(reply: FastifyReply, status: number, title: string, lines: readonly string[], form: Form): FastifyReply {
+export function demoOutcomePage(reply: FastifyReply, status: number, title: string, lines: readonly string[], form: Form, site: Site | null = null): FastifyReply {
   return reply
     .code(status)
     .headers({ ...DEMO_PAGE_HEADERS, 'content-security-policy': DEMO_OUTCOME_CSP })
-    .send(renderDemoOutcomePage(title, lines, form.handle as string));
+    .send(renderDemoOutcomePage(title, lines, form.handle as string, site === null ? ENGLISH_DEMO : demoLanguage(site)));
 }

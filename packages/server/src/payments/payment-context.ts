@@ -4,6 +4,7 @@ import { computePaymentAmount, computeVisibility, SvcError, type Field, type For
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { DialectName } from '../storage/database-factory.js';
+import type { Site } from '../sites/site-registry.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { SubmitServices } from '../submissions/submit-pipeline.js';
 import { normaliseAll } from '../submissions/submit-steps.js';
@@ -27,9 +28,10 @@ export interface PaymentContext {
   readonly log: FastifyBaseLogger;
   /**
    * The callback's own outcome page, for a form that names no URL to send the payer to: svc's
-   * plain page by default, the demo's look when svc runs as the demo (issue #31).
+   * plain page by default, the demo's look when svc runs as the demo (issue #31). `form` is the
+   * site's translation and `site` the payment's (issue #34); the title and lines are in its language.
    */
-  readonly outcomePage?: (reply: FastifyReply, status: number, title: string, lines: readonly string[], form: Form) => FastifyReply;
+  readonly outcomePage?: (reply: FastifyReply, status: number, title: string, lines: readonly string[], form: Form, site: Site) => FastifyReply;
 }
 
 export type PaidField = Field & PaymentField;

@@ -13,6 +13,7 @@ import { withLimit } from '../http/rate-limit-hooks.js';
 import { preflightHandler } from '../http/cors-hooks.js';
 import { readBrowserBinding } from '../security/browser-binding.js';
 import { parseSubmitRequest } from '../submissions/submit-request.js';
+import { siteOfQuery } from '../sites/site-registry.js';
 import { SERVICE_VERSION } from '../version.js';
 import { gatewayOf, resolveIntegration, type PaymentContext } from './payment-context.js';
 import { checkpointPayment } from './payment-checkpoint.js';
@@ -80,16 +81,22 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
     '/svc/api/forms/:handle/payments/stripe/checkpoint',
     { config: { cors: 'form' }, onRequest: limited, schema: paymentCheckpointSchema },
     async (request, reply) => {
-      const form = resolveHeadlessForm(ctx, request.params.handle, 'submit');
+      const headless = resolveHeadlessForm(ctx, request.params.handle, 'submit');
       const body = request.body;
       if (!isRecord(body)) throw new SvcError('PAYLOAD_INVALID', 'The body must be a JSON object.');
       const { integration, paymentIntentId, intent, ...rest } = body;
       if (intent !== undefined && intent !== 'submit') throw new SvcError('INTENT_UNSUPPORTED', 'A payment checkpoint is a final submit: intent must be submit.');
+      const submitRequest = parseSubmitRequest({ ...rest, intent: 'submit' });
+      // issue #34: the site as a submit names it (`context.site`, then `?site=`), validated in its
+      // language and recorded with the submission the payment stores; the landing page reads it.
+      const site = ctx.sites.resolve(submitRequest.context.site ?? siteOfQuery(request.query));
+      const form = ctx.localize(headless, site.language);
       const token = request.headers['x-csrf-token'];
       const browser = readBrowserBinding(request, ctx.config.csrf);
       const idempotencyKey = idempotencyKeyOf(request);
       const result = await checkpointPayment(payments, form, {
-        request: parseSubmitRequest({ ...rest, intent: 'submit' }),
+        request: submitRequest,
+        site,
         csrf: { binding: readCookie(request, ctx.config.csrf.cookieName), token: Array.isArray(token) ? token[0] : token },
         ip: request.ip,
         integration,
@@ -103,7 +110,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext, payme
     },
   );
 
-  app.get('/svc/payments/stripe/callback', { schema: paymentCallbackSchema }, async (request, reply) => answerCallback(payments, request, reply));
+  app.get('/svc/payments/stripe/callback', { schema: paymentCallbackSchema }, async (request, reply) => answerCallback(payments, ctx, request, reply));
 
   // Stripe signs the exact bytes it sent: this scope keeps the body raw instead of parsing it.
   await app.register(async (scope) => {
