@@ -152,6 +152,95 @@ describe('notification emails per site language', () => {
   });
 });
 
+describe('choice fields in notification emails', () => {
+  let app: TestApp;
+  let sink: SmtpSink;
+  let root: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'svc-option-labels-'));
+    const form = {
+      name: 'Enquiry',
+      settings: { notifications: { admin: [{ to: OWNER, template: 'default' }, { to: 'raw@example.test', template: 'enquiry-raw' }] } },
+      fields: [
+        { type: 'text', handle: 'name', label: 'Name' },
+        { type: 'select', handle: 'department', label: 'Department', options: [{ value: 'dept_sales', label: 'Sales' }, { value: 'dept_support', label: 'Support' }] },
+        { type: 'radioGroup', handle: 'reply', label: 'Reply by', options: [{ value: 'by_mail', label: 'Email' }, { value: 'by_phone', label: 'Phone' }] },
+        { type: 'checkboxGroup', handle: 'topics', label: 'Topics', options: [{ value: 't_price', label: 'Prices' }, { value: 't_terms', label: 'Terms' }, { value: 't_other', label: 'Other' }] },
+      ],
+      translations: {
+        de: {
+          fields: {
+            department: { label: 'Abteilung', options: { dept_sales: 'Vertrieb', dept_support: 'Kundendienst' } },
+            reply: { label: 'Antwort per', options: { by_mail: 'E-Mail', by_phone: 'Telefon' } },
+            // t_other has no German label: the form's own one, never the raw value nor a blank.
+            topics: { label: 'Themen', options: { t_price: 'Preise', t_terms: 'Bedingungen' } },
+          },
+        },
+      },
+    };
+    mkdirSync(join(root, 'forms'));
+    writeFileSync(join(root, 'forms', 'enquiry.json'), JSON.stringify(form));
+    mkdirSync(join(root, 'templates', 'enquiry-raw'), { recursive: true });
+    writeFileSync(join(root, 'templates', 'enquiry-raw', 'subject.liquid'), 'Raw');
+    writeFileSync(
+      join(root, 'templates', 'enquiry-raw', 'text.liquid'),
+      '{{ labels.department }} = {{ values.department }}\n{% for field in fields %}{{ field.handle }}: {{ field.value }} [{{ field.rawValue }}]\n{% endfor %}',
+    );
+    sink = await startSmtpSink();
+    app = await createTestApp({
+      config: {
+        sites: SITES,
+        forms: { dir: join(root, 'forms') },
+        headless: { forms: { enquiry: { exposeManifest: true, allowSubmit: true } } },
+        notifications: { templatesDir: join(root, 'templates'), from: 'Forms <forms@svc.test>', smtpUrl: sink.url },
+        deliveries: { pollMs: 100, backoffSeconds: 0.05, maxAttempts: 2, timeoutMs: 2000 },
+      },
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await sink?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+  beforeEach(() => sink.clear());
+
+  async function enquire(site: string | null) {
+    const res = await app.submit('enquiry', {
+      intent: 'submit',
+      values: { name: 'Kim', department: 'dept_sales', reply: 'by_phone', topics: ['t_price', 't_other'] },
+      ...(site === null ? {} : { context: { site } }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const to = (address: string) => (mail: CapturedMail) => mail.envelope.to.includes(address);
+    const [owner, raw] = await Promise.all([sink.waitFor(to(OWNER), 10_000), sink.waitFor(to('raw@example.test'), 10_000)]);
+    return { owner, raw };
+  }
+
+  it('shows the German option labels, not the stored values, in a German site\'s email', async () => {
+    const { owner, raw } = await enquire('de');
+    expect(owner.html).toContain('<th align="left">Abteilung</th><td>Vertrieb</td>');
+    expect(owner.html).toContain('<th align="left">Antwort per</th><td>Telefon</td>');
+    expect(owner.text).toContain('Themen: Preise, Other');
+    for (const value of ['dept_sales', 'by_phone', 't_price']) expect(owner.text + owner.html).not.toContain(value);
+
+    // A template still reaches what was stored, beside what was shown.
+    expect(raw.text).toContain('Vertrieb = dept_sales');
+    expect(raw.text).toContain('department: Vertrieb [dept_sales]');
+    expect(raw.text).toContain('topics: Preise, Other [t_price, t_other]');
+    expect(raw.text).toContain('name: Kim [Kim]');
+  });
+
+  it("shows the form's own option labels in the default site's English email", async () => {
+    const { owner, raw } = await enquire(null);
+    expect(owner.html).toContain('<th align="left">Department</th><td>Sales</td>');
+    expect(owner.text).toContain('Reply by: Phone');
+    expect(owner.text).toContain('Topics: Prices, Other');
+    expect(raw.text).toContain('Sales = dept_sales');
+    expect(raw.text).toContain('reply: Phone [by_phone]');
+  });
+});
+
 describe('svc forms check on language variants of email templates', () => {
   let root: string;
   beforeAll(() => {

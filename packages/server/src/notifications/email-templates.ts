@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { Liquid } from 'liquidjs';
-import type { Form } from '@svc/core';
+import type { Field, Form } from '@svc/core';
 import { PermanentDeliveryError, type DeliveryPayload } from './delivery-model.js';
 import { booleanWord, emailDirection, emailWords, fileWords, markHtmlLanguage } from './email-language.js';
 import { TEMPLATE_NAME, completeSource, pickVariant, readTemplateParts, variantTags, type TemplateSource } from './email-template-files.js';
@@ -54,18 +54,36 @@ function displayValue(value: unknown, language: string): string {
 }
 
 /**
+ * A choice field's value with each picked option's label in place of its value (select, radios,
+ * checkboxes, dynamic recipients, an opinion scale's scales); a value no option has stays as it is.
+ */
+function optionLabels(field: Field, value: unknown): unknown {
+  const options = 'options' in field ? field.options : field.type === 'opinionScale' ? field.scales : null;
+  if (!options || options.length === 0) return value;
+  const labelOf = (one: unknown) => (typeof one === 'string' ? (options.find((option) => option.value === one)?.label ?? one) : one);
+  return Array.isArray(value) ? value.map(labelOf) : labelOf(value);
+}
+
+/**
  * The scope every template sees: plain data, nothing callable. `form` is the form as the email's
- * site reads it (its translated labels); `language` is that site's language.
+ * site reads it (its translated labels and option labels); `language` is that site's language.
+ * A choice field's `value` is what the person picked as they read it (the option's label), its
+ * `rawValue` the stored option value (`dept_sales`), as are `values`; `labels` holds the shown
+ * text per handle for templates that do not loop over `fields`.
  */
 export function templateScope(form: Form | undefined, payload: DeliveryPayload, fileUrl: (id: string) => string | null, language = 'en-US') {
   const fields = (form?.fields ?? [])
     .filter((f) => f.handle !== null && f.type !== 'submit' && Object.hasOwn(payload.values, f.handle))
-    .map((f) => ({ handle: f.handle as string, label: f.label, type: f.type, value: displayValue(payload.values[f.handle as string], language) }));
+    .map((f) => {
+      const raw = payload.values[f.handle as string];
+      return { handle: f.handle as string, label: f.label, type: f.type, value: displayValue(optionLabels(f, raw), language), rawValue: displayValue(raw, language) };
+    });
   return {
     form: payload.form,
     submission: payload.submission,
     values: payload.values,
     fields,
+    labels: Object.fromEntries(fields.map((field) => [field.handle, field.value])),
     files: payload.files.map((f) => ({ ...f, url: fileUrl(f.id), ...fileWords(language, f.name, f.size) })),
     // issue #12: `{{ payment.amountFormatted }} {{ payment.currency }}` in a paid form's emails.
     payment: payload.payment ?? null,
