@@ -317,7 +317,7 @@ export const ConfigSchema = Type.Object(
     files: FilesSection,
     notifications: Type.Object(
       {
-        templatesDir: Type.String({ default: './templates', description: 'Directory of email templates (`<name>/subject.liquid`, `html.liquid`, `text.liquid`).' }),
+        templatesDir: Type.String({ default: './templates', description: 'Directory of email templates (`<name>/subject.liquid`, `html.liquid`, `text.liquid`); a language folder `<name>/<lang>/` (`de`, `de-AT`, `ar`) with the same files is used for a site in that language, falling back to the base language and then to `<name>/`.' }),
         from: Type.String({ minLength: 3, default: 'svc <no-reply@localhost>', description: 'Sender of notification emails.' }),
         smtpUrl: Type.Union([Type.String({ pattern: '^smtps?://' }), Type.Null()], {
           default: null,
