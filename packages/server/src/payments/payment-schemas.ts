@@ -75,6 +75,7 @@ export const paymentCallbackSchema = routeSchema({
     stripe_token: Type.Optional(Type.String()),
     token: Type.Optional(Type.String()),
     integration: Type.Optional(Type.String()),
+    site: Type.Optional(Type.String({ description: "The site whose language the page is drawn in (issue #34); absent or unknown: the site the payment was checkpointed on." })),
   }),
   response: {
     200: htmlResponse('Paid or processing, and the form has no URL to go to.'),
