@@ -9,17 +9,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config-schema.js';
 import type { AppContext } from '../http/app-context.js';
 import type { PersonalIndexer } from '../submissions/submission-persist.js';
-import { createBlindIndex, type BlindIndex } from './privacy-blind-index.js';
-import { createReceiptSigner, type ReceiptSigner } from './privacy-receipts.js';
-import { createExportLinks, type ExportLinks } from './privacy-export-links.js';
-import { privacyRoutes } from './privacy-routes.js';
+import { createBlindIndex } from './privacy-blind-index.js';
+import { createReceiptSigner } from './privacy-receipts.js';
+import { createExportLinks } from './privacy-export-links.js';
+import { privacyRoutes, type PrivacyRouteServices } from './privacy-routes.js';
 
-export interface PrivacyFeature {
-  readonly index: BlindIndex;
+export interface PrivacyFeature extends PrivacyRouteServices {
   /** For SubmitServices.personalIndex: the index rows a submission commits with. */
   readonly indexer: PersonalIndexer;
-  readonly signer: ReceiptSigner;
-  readonly links: ExportLinks;
 }
 
 export function createPrivacyServices(config: Pick<Config, 'secret' | 'admin'>, now: () => Date): PrivacyFeature {

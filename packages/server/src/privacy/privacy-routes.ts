@@ -10,7 +10,9 @@ import { createAdminKeys } from '../admin/admin-keys.js';
 import { baseUrl, createAdminGuard, createAdminServices, sendData } from '../admin/admin-http.js';
 import { attachmentDisposition } from '../admin/download-links.js';
 import { appendAudit } from '../admin/audit-log.js';
-import type { PrivacyFeature } from './privacy-feature.js';
+import type { BlindIndex } from './privacy-blind-index.js';
+import type { ReceiptSigner } from './privacy-receipts.js';
+import type { ExportLinks } from './privacy-export-links.js';
 import { assertCanPrivacy, findSubject, parseSubjectRequest } from './privacy-subjects.js';
 import { eraseSubject } from './privacy-erasure.js';
 import { exportSubject } from './privacy-export.js';
@@ -19,7 +21,14 @@ import { privacyEraseSchema, privacyExportDownloadSchema, privacyExportSchema, p
 
 const BASE = '/svc/api/admin/privacy';
 
-export async function privacyRoutes(app: FastifyInstance, ctx: AppContext, privacy: PrivacyFeature): Promise<void> {
+/** What the routes use of the feature (declared here, so this file does not import the feature's entry). */
+export interface PrivacyRouteServices {
+  readonly index: BlindIndex;
+  readonly signer: ReceiptSigner;
+  readonly links: ExportLinks;
+}
+
+export async function privacyRoutes(app: FastifyInstance, ctx: AppContext, privacy: PrivacyRouteServices): Promise<void> {
   const keys = createAdminKeys(ctx.config);
   const onRequest = createAdminGuard(ctx.config.headless.enabled);
   const services = createAdminServices(ctx);
