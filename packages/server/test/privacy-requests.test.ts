@@ -5,10 +5,10 @@
  * tampered, the audit entries, the privacy scope, and a resumable reindex. On SQLite and
  * PostgreSQL.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { unzipSync } from 'fflate';
@@ -22,6 +22,10 @@ import { pageBlocks } from './support/docs-blocks.js';
 import { createBlindIndex } from '../src/privacy/privacy-blind-index.js';
 import { reindexSubmissions } from '../src/privacy/privacy-reindex.js';
 import { hashPassword } from '../src/console/console-passwords.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/config-loader.js';
+import { insertSubmission } from '../src/submissions/submission-repository.js';
+import { runSvc } from './support/svc-command.js';
 
 const FORMS_DIR = resolve(import.meta.dirname, 'fixtures/privacy-forms');
 const DOC = 'docs/privacy.md';
@@ -286,5 +290,57 @@ describeEachDialect('privacy requests', (target) => {
     await reindexSubmissions(svc.context.database.db, svc.context.forms, index, { after: 0, batch: 2 });
     const after = await svc.context.database.db.selectFrom('svc_privacy_index').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
+  });
+});
+
+describe('svc privacy on the command line', () => {
+  let dir: string;
+  const env = { ...process.env, SVC_SECRET: 'cli-privacy-secret-0123456789-abcdefghijklmnop' };
+  const svc = (args: string[]) => runSvc([...args, '--config', join(dir, 'svc.config.yaml')], { cwd: dir, env, timeoutMs: 120_000 });
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-privacy-cli-'));
+    writeFileSync(join(dir, 'svc.config.yaml'), `dataDir: ${JSON.stringify(join(dir, 'data'))}\nforms: { dir: ${JSON.stringify(FORMS_DIR)}, watch: false }\nlog: { level: silent }\n`);
+    // Two submissions stored without the submit path (as before the index existed): reindex finds them.
+    const app = await buildApp(loadConfig({ file: join(dir, 'svc.config.yaml'), env }), { logger: false });
+    try {
+      const signupForm = app.context.forms.get('signup');
+      const claimsForm = app.context.forms.get('claims');
+      if (!signupForm || !claimsForm) throw new Error('fixture forms missing');
+      const row = (formId: number, values: Record<string, unknown>) => ({ uid: `u-${Math.random()}`, formId, tokenHash: sha(String(Math.random())), title: '', status: 'open', isSpam: false, spamReasons: [], ip: null, values, createdAt: '2026-11-01T00:00:00.000Z' });
+      await insertSubmission(app.context.database.db, row(signupForm.id, { name: 'Flo', email: 'flo@example.test', member: 'F-1' }));
+      await insertSubmission(app.context.database.db, row(claimsForm.id, { contact: 'FLO@example.test', story: 'x' }));
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checks forms with personal fields, reindexes, finds, exports and erases with a receipt that verifies', { timeout: 600_000 }, async () => {
+    const check = await svc(['forms', 'check', FORMS_DIR]);
+    expect(check.status, check.stderr).toBe(0);
+    const reindex = await svc(['privacy', 'reindex', '--batch', '1']);
+    expect(reindex.status, reindex.stderr).toBe(0);
+    expect(reindex.stderr).toContain('resume with --after 1');
+    expect(reindex.stdout).toMatch(/Reindexed 2 submission\(s\)/);
+    const find = await svc(['privacy', 'find', '--email', 'flo@example.test']);
+    expect(find.stdout).toMatch(/^1\tsignup\t.*\n2\tclaims\t.*\n2 submission\(s\)\.\n$/);
+    const exported = await svc(['privacy', 'export', '--email', 'flo@example.test', '--out', join(dir, 'flo.zip')]);
+    expect(exported.status, exported.stderr).toBe(0);
+    const document = JSON.parse(Buffer.from(unzipSync(new Uint8Array(readFileSync(join(dir, 'flo.zip'))))['submissions.json'] as Uint8Array).toString('utf8')) as { submissions: unknown[] };
+    expect(document.submissions).toHaveLength(2);
+    expect((await svc(['privacy', 'erase', '--email', 'flo@example.test'])).status).toBe(2);
+    const erased = await svc(['privacy', 'erase', '--email', 'flo@example.test', '--yes']);
+    expect(erased.status, erased.stderr).toBe(0);
+    const signed = JSON.parse(erased.stdout) as Receipt;
+    expect(signed.receipt.by).toBe('cli');
+    expect(signed.receipt.erased.map((e) => e.form)).toEqual(['signup', 'claims']);
+    const jwks = JSON.parse((await svc(['privacy', 'receipt-key'])).stdout) as { keys: { x: string; kid: string }[] };
+    expect(jwks.keys[0]?.kid).toBe(signed.keyId);
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwks.keys[0]?.x as string }, format: 'jwk' });
+    expect(verify(null, Buffer.from(JSON.stringify(signed.receipt), 'utf8'), publicKey, Buffer.from(signed.signature, 'base64url'))).toBe(true);
+    expect((await svc(['privacy', 'find', '--email', 'flo@example.test'])).stdout).toBe('0 submission(s).\n');
+    expect(existsSync(join(dir, 'flo.zip.partial'))).toBe(false);
   });
 });
