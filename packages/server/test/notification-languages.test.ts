@@ -222,7 +222,7 @@ describe('choice fields in notification emails', () => {
     expect(owner.html).toContain('<th align="left">Abteilung</th><td>Vertrieb</td>');
     expect(owner.html).toContain('<th align="left">Antwort per</th><td>Telefon</td>');
     expect(owner.text).toContain('Themen: Preise, Other');
-    for (const value of ['dept_sales', 'by_phone', 't_price']) expect(owner.text + owner.html).not.toContain(value);
+    for (const value of ['dept_sales', 'by_phone', 't_price']) expect(`${owner.text ?? ''}${owner.html ?? ''}`).not.toContain(value);
 
     // A template still reaches what was stored, beside what was shown.
     expect(raw.text).toContain('Vertrieb = dept_sales');
