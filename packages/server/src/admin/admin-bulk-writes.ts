@@ -96,13 +96,29 @@ function targetQuery(trx: Transaction<Database>, form: Form, filter: SubmissionF
   return query.select(['id', 'status', 'is_spam']).limit(BULK_MAX + 1);
 }
 
+/** Whether the action changes a row: a status it does not have yet, a spam flag it does not carry yet. */
+function changes(action: BulkAction, row: Target): boolean {
+  if (action.kind === 'setStatus') return row.status !== action.status;
+  if (action.kind === 'markSpam') return !row.isSpam;
+  if (action.kind === 'markNotSpam') return row.isSpam;
+  return true;
+}
+
 async function selectTargets(trx: Transaction<Database>, form: Form, request: BulkRequest): Promise<Target[]> {
-  // Listed ids are looked up CHUNK at a time: each lookup is plainly a primary-key read, where one
-  // list of 10,000 left PostgreSQL's planner free to scan the form's index instead.
-  const filters = 'ids' in request.selection ? chunks(request.selection.ids).map((ids) => ({ spam: null, ids })) : [request.selection.filter];
   const rows: Target[] = [];
-  for (const filter of filters) {
-    for (const r of await targetQuery(trx, form, filter, request.action).execute()) rows.push({ id: Number(r.id), status: r.status, isSpam: Number(r.is_spam) === 1 });
+  if ('ids' in request.selection) {
+    // Listed ids are read by primary key alone, CHUNK at a time, and judged here: with the form
+    // and the action's test in the WHERE too, SQLite scanned the form's whole index for each chunk
+    // (29 s for 10,000 of 1,000,000 rows instead of 3).
+    for (const ids of chunks(request.selection.ids)) {
+      const found = await trx.selectFrom('svc_submissions').select(['id', 'form_id', 'status', 'is_spam']).where('id', 'in', ids).execute();
+      for (const r of found) {
+        const row = { id: Number(r.id), status: r.status, isSpam: Number(r.is_spam) === 1 };
+        if (Number(r.form_id) === form.id && changes(request.action, row)) rows.push(row);
+      }
+    }
+  } else {
+    for (const r of await targetQuery(trx, form, request.selection.filter, request.action).execute()) rows.push({ id: Number(r.id), status: r.status, isSpam: Number(r.is_spam) === 1 });
   }
   if (rows.length > BULK_MAX) throw new SvcError('BULK_TOO_LARGE', `The filter matches more than ${BULK_MAX} submissions this action would change; narrow it.`);
   return rows.sort((a, b) => a.id - b.id);
