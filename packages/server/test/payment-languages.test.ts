@@ -9,6 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import Fastify from 'fastify';
+import type { Form } from '@svc/core';
+import { demoOutcomePage } from '../src/demo/demo-outcome-page.js';
+import type { Site } from '../src/sites/site-registry.js';
 import { createPaymentFixture, type PaymentFixture } from './support/payment-fixture.js';
 import { EXAMPLE_FORMS_DIR } from './support/test-app.js';
 
@@ -123,5 +127,21 @@ describe('the payment landing page per site language', () => {
     const res = await f.checkpoint('donation', { values: { ...DONOR, payment: id }, integration, paymentIntentId: id, context: { site: 'nowhere' } });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'SITE_NOT_FOUND' });
+  });
+});
+
+describe("the demo's payment outcome page", () => {
+  it("is drawn in the payment's site's language, its link back to that site's demo", async () => {
+    const arabic: Site = { id: 3, handle: 'ar', language: 'ar', baseUrl: '', timezone: null, isDefault: false };
+    const app = Fastify();
+    app.get('/', async (_request, reply) => demoOutcomePage(reply, 402, 'لم تكتمل عملية الدفع', ['…'], { handle: 'donation' } as Form, arabic));
+    try {
+      const res = await app.inject({ method: 'GET', url: '/' });
+      expect(res.statusCode).toBe(402);
+      expect(res.body).toContain('lang="ar" dir="rtl"');
+      expect(res.body).toContain('href="/demo/?site=ar#title-donation">العودة إلى النموذج</a>');
+    } finally {
+      await app.close();
+    }
   });
 });
