@@ -85,6 +85,8 @@ interface PlainSubmission {
   readonly row: NewSubmission;
   /** Its delivery jobs, for its id (null: the batch statement sets it); null when it notifies nobody. */
   readonly jobs: ((id: number | null) => readonly NewDelivery[]) | null;
+  /** Its blind-index rows (issue #37), written in the batch's transaction; null when it has none. */
+  readonly index: ((trx: Transaction<Database>, submissionId: number) => Promise<void>) | null;
 }
 
 /** Jobs are queued at the batch's latest submission time. */
@@ -101,6 +103,7 @@ const plainSubmissions: CombinedWrite<PlainSubmission, number> = {
       trx,
       inputs.map((input) => input.row),
     );
+    for (const [i, input] of inputs.entries()) await input.index?.(trx, ids[i] as number);
     const jobs = inputs.flatMap((input, i) => (input.jobs ? input.jobs(ids[i] as number) : []));
     await enqueueDeliveries(trx, jobs, queuedAt(inputs));
     return ids;
@@ -110,6 +113,13 @@ const plainSubmissions: CombinedWrite<PlainSubmission, number> = {
     return insertSubmissionBatch(db, batch, queuedAt(inputs));
   },
 };
+
+/**
+ * Plain submissions with personal values (issue #37): batched the same way, with their index rows
+ * in the batch's transaction, so never through the single statement, which has room for rows and
+ * jobs only.
+ */
+const indexedSubmissions: CombinedWrite<PlainSubmission, number> = { runMany: plainSubmissions.runMany };
 
 export async function persist(services: PersistServices, input: PersistInput) {
   const { form, values, spamReasons, ip, date, payment } = input;
@@ -152,12 +162,11 @@ export async function persist(services: PersistServices, input: PersistInput) {
     site: input.site ?? null,
   };
   const fileIds = allIds(fileSlots(form, values));
-  // A submission with personal values takes the transaction below (its index rows commit with it),
-  // not the grouped statement, which has room for rows and jobs only.
+  // Personal values (issue #37) add index rows, committed with the submission's row.
   const index = services.personalIndex?.prepare(form, values) ?? null;
-  if (fileIds.length === 0 && !payment && !claim && !index) {
+  if (fileIds.length === 0 && !payment && !claim) {
     const jobs = notify ? (id: number | null) => services.deliveries.jobs(form, { ...stored, id }, targets) : null;
-    const id = await services.writes.combine(plainSubmissions, { row, jobs });
+    const id = await services.writes.combine(index ? indexedSubmissions : plainSubmissions, { row, jobs, index });
     if (notify) services.deliveries.poke();
     return { id, uid, token };
   }
