@@ -18,8 +18,13 @@ interface SchemaNode {
   readonly description?: string;
 }
 
-/** A schema object with named keys is a section; anything else (records included) is one value. */
-const isSection = (schema: SchemaNode): schema is SchemaNode & { properties: Record<string, SchemaNode> } => schema.properties !== undefined;
+/**
+ * A schema object with named keys is a section; anything else (records included) is one value. So
+ * is an object of optional tokens that has a default of its own and none of theirs (hosted.theme:
+ * `{}` means "the built-in look"; writing each token out would pin today's defaults in the file).
+ */
+const isSection = (schema: SchemaNode): schema is SchemaNode & { properties: Record<string, SchemaNode> } =>
+  schema.properties !== undefined && !('default' in schema && Object.values(schema.properties).every((child) => !('default' in child)));
 
 /** Every key of a section at its default; a key without a default is a schema mistake, said here. */
 function defaultsOf(schema: SchemaNode, path: string): Record<string, unknown> {

@@ -41,12 +41,14 @@ const MIGRATIONS_CACHE_MS = 30_000;
  */
 export const TABLE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   forms: ['svc_forms', 'svc_fields'],
-  submissions: ['svc_submissions', 'svc_drafts', 'svc_idempotency_keys'],
+  submissions: ['svc_submissions', 'svc_drafts', 'svc_idempotency_keys', 'svc_submission_notes'],
   files: ['svc_files'],
   deliveries: ['svc_deliveries', 'svc_delivery_attempts'],
   payments: ['svc_payments', 'svc_payment_checkpoints', 'svc_payment_events'],
   links: ['svc_spent_links', 'svc_classic_flashes', 'svc_classic_sessions', 'svc_audit_log'],
-  console: ['svc_console_sessions'],
+  console: ['svc_console_sessions', 'svc_console_filters'],
+  insights: ['svc_insight_steps', 'svc_insight_field_errors', 'svc_insight_counts', 'svc_insight_durations'],
+  privacy: ['svc_privacy_index'],
 };
 
 const GROUP_PROBES = Object.entries(TABLE_GROUPS).map(([group, tables]) => ({
