@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { unzipSync } from 'fflate';
+import type { Values } from '@svc/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeEachDialect } from './support/dialects.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -306,7 +307,7 @@ describe('svc privacy on the command line', () => {
       const signupForm = app.context.forms.get('signup');
       const claimsForm = app.context.forms.get('claims');
       if (!signupForm || !claimsForm) throw new Error('fixture forms missing');
-      const row = (formId: number, values: Record<string, unknown>) => ({ uid: `u-${Math.random()}`, formId, tokenHash: sha(String(Math.random())), title: '', status: 'open', isSpam: false, spamReasons: [], ip: null, values, createdAt: '2026-11-01T00:00:00.000Z' });
+      const row = (formId: number, values: Values) => ({ uid: `u-${Math.random()}`, formId, tokenHash: sha(String(Math.random())), title: '', status: 'open', isSpam: false, spamReasons: [], ip: null, values, createdAt: '2026-11-01T00:00:00.000Z' });
       await insertSubmission(app.context.database.db, row(signupForm.id, { name: 'Flo', email: 'flo@example.test', member: 'F-1' }));
       await insertSubmission(app.context.database.db, row(claimsForm.id, { contact: 'FLO@example.test', story: 'x' }));
     } finally {
