@@ -55,7 +55,7 @@ export function createInsightsServices(config: Pick<Config, 'insights'>, deps: I
   let writer: InsightsWriter | null = null;
   let recorder: InsightsRecorder | null = null;
   if (enabled) {
-    writer = createInsightsWriter({ db: deps.db, writes: deps.writes, log: deps.log, windowMs: INSIGHTS_WINDOW_MS });
+    writer = createInsightsWriter({ db: deps.db, writes: deps.writes, log: deps.log, windowMs: INSIGHTS_WINDOW_MS, beforeFlush: () => recorder?.takeViews() });
     recorder = createInsightsRecorder({
       writer,
       metrics: deps.registry ? createInsightsMetrics(deps.registry) : null,

@@ -44,6 +44,8 @@ export interface InsightsWriterOptions {
   readonly windowMs: number;
   /** Written at once, without waiting for the window, when this many rows are pending. */
   readonly maxPending?: number;
+  /** Called as each flush begins, so tallies kept elsewhere (the views) join the batch. */
+  readonly beforeFlush?: () => void;
 }
 
 /** Rows one upsert statement carries: well under SQLite's and PostgreSQL's parameter limits. */
@@ -102,6 +104,7 @@ export function createInsightsWriter(options: InsightsWriterOptions): InsightsWr
 
   /** One write at a time, in order: a flush waits for the one before it. */
   function flush(): Promise<void> {
+    options.beforeFlush?.();
     const batch = pending;
     pending = new Map();
     writing = writing.then(() => write(batch));
