@@ -7,40 +7,19 @@
  * screenshots docs/console/console-bulk.png and console-spam.png.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { hashPassword } from '../../../server/src/console/console-passwords.js';
 import { insertSubmissions } from '../../../server/src/submissions/submission-repository.js';
 import { describeWithChromium } from './support/chromium.js';
+import { seriousViolations, tabTo } from './support/console-walk.js';
 import { startBrowserHarness, type BrowserHarness } from './support/browser-harness.js';
-import { describeViolations, isSerious, type AxeViolation } from './support/axe-check.js';
+import { describeViolations } from './support/axe-check.js';
 
 const PASSWORD = 'console bulk password 35';
 const DOCS = resolve(import.meta.dirname, '../../../../docs/console');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe through the DevTools protocol, which the page's CSP does not govern. */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document.body, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html })) }));
-  });
-  return violations.filter(isSerious);
-}
-
-async function tabTo(page: Page, target: Locator, max = 300): Promise<void> {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((element) => element === document.activeElement)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`${String(target)} was not reached by ${max} presses of Tab`);
-}
-
 /** The page's width against the window's, and what sticks out outside a scrolling table (for the message). */
 const overflow = (page: Page) =>
   page.evaluate(() => ({

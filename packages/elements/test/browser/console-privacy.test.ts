@@ -4,31 +4,16 @@
  * console's CSP.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { hashPassword } from '../../../server/src/console/console-passwords.js';
 import { insertSubmission } from '../../../server/src/submissions/submission-repository.js';
 import { createBlindIndex } from '../../../server/src/privacy/privacy-blind-index.js';
 import { describeWithChromium } from './support/chromium.js';
+import { seriousViolations } from './support/console-walk.js';
 import { startBrowserHarness, type BrowserHarness } from './support/browser-harness.js';
-import { describeViolations, isSerious, type AxeViolation } from './support/axe-check.js';
+import { describeViolations } from './support/axe-check.js';
 
 const PASSWORD = 'console privacy password 37';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe through the DevTools protocol, which the page's CSP does not govern. */
-async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Element, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document.body, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, nodes: v.nodes.map((n) => ({ target: n.target, html: n.html })) }));
-  });
-  return violations.filter(isSerious);
-}
-
 describeWithChromium('the console privacy page in Chromium', () => {
   let harness: BrowserHarness;
   let submission: number;
