@@ -1,0 +1,113 @@
+/**
+ * Envelope encryption for what svc stores about people (issue #37 item 1). Each sealed thing (a
+ * submission's values, an upload's bytes, a draft) has its own random 256-bit data key; the data
+ * key is stored only wrapped (AES-256-GCM) under a key-encryption key (KEK) named by id, so keys
+ * rotate by rewrapping 60-byte keys, never by rewriting values, and destroying one wrapped data
+ * key makes everything sealed under it unreadable wherever copies of the ciphertext went.
+ *
+ * node:crypto only, as the rest of svc's tokens (security/token-crypto.ts): AES-256-GCM is what
+ * every maintained envelope library (AWS Encryption SDK, Tink) uses underneath, and none of them
+ * brings a local, offline KEK without a cloud KMS.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { deriveKey } from '../security/token-crypto.js';
+
+/** A key-encryption key: an id that is stored beside each wrapped data key, and 32 bytes. */
+export interface KeyEncryptionKey {
+  readonly id: string;
+  readonly key: Buffer;
+}
+
+export interface Keyring {
+  /** The id new data keys are wrapped under. */
+  readonly activeId: string;
+  /** A fresh data key and its wrapped form (`<kek id>.<base64url>`), to store beside what it seals. */
+  newDataKey(): { key: Buffer; wrapped: string };
+  /** The data key, or null when the wrapped form is malformed, tampered with or its KEK is unknown. */
+  unwrap(wrapped: string): Buffer | null;
+  /** The same data key wrapped under the active KEK; null when it cannot be unwrapped. */
+  rewrap(wrapped: string): string | null;
+}
+
+/** The KEK id a wrapped data key names (`svc keys rotate` rewraps those not under the active one). */
+export function kekIdOf(wrapped: string): string {
+  const dot = wrapped.indexOf('.');
+  return dot < 0 ? '' : wrapped.slice(0, dot);
+}
+
+/** The KEK an installation has when it configures none: derived from its secret, id `secret`. */
+export function secretKek(secret: string): KeyEncryptionKey {
+  return { id: 'secret', key: deriveKey(secret, 'privacy-kek') };
+}
+
+const WRAP_AAD = Buffer.from('svc:data-key');
+
+export function createKeyring(keks: readonly KeyEncryptionKey[], activeId: string): Keyring {
+  const byId = new Map(keks.map((k) => [k.id, k.key]));
+  const active = byId.get(activeId);
+  if (!active) throw new Error(`privacy: the active key "${activeId}" is not among the configured keys`);
+  const wrap = (dataKey: Buffer): string => `${activeId}.${sealBytes(active, dataKey, WRAP_AAD).toString('base64url')}`;
+  const unwrap = (wrapped: string): Buffer | null => {
+    if (typeof wrapped !== 'string' || wrapped.length > 200) return null;
+    const kek = byId.get(kekIdOf(wrapped));
+    if (!kek) return null;
+    const opened = openBytes(kek, Buffer.from(wrapped.slice(wrapped.indexOf('.') + 1), 'base64url'), WRAP_AAD);
+    return opened && opened.length === 32 ? opened : null;
+  };
+  return {
+    activeId,
+    newDataKey() {
+      const key = randomBytes(32);
+      return { key, wrapped: wrap(key) };
+    },
+    unwrap,
+    rewrap(wrapped) {
+      if (kekIdOf(wrapped) === activeId) return unwrap(wrapped) ? wrapped : null;
+      const key = unwrap(wrapped);
+      return key ? wrap(key) : null;
+    },
+  };
+}
+
+/** AES-256-GCM: iv (12) | tag (16) | ciphertext. `aad` binds the bytes to what they belong to. */
+export function sealBytes(key: Buffer, plain: Buffer, aad: Buffer): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(aad);
+  const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+}
+
+/** The plain bytes, or null when the input is short, tampered with or sealed under another key. */
+export function openBytes(key: Buffer, sealed: Buffer, aad: Buffer): Buffer | null {
+  if (sealed.length < 28) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12));
+    decipher.setAAD(aad);
+    decipher.setAuthTag(sealed.subarray(12, 28));
+    return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Sealed text as stored in a text column: `sv1.` then base64url. The prefix tells sealed from
+ * plain rows, so the encrypting migration can resume where it stopped and reads work during it.
+ */
+const TEXT_PREFIX = 'sv1.';
+
+export function isSealedText(stored: string): boolean {
+  return stored.startsWith(TEXT_PREFIX);
+}
+
+export function sealText(key: Buffer, plain: string, aad: string): string {
+  return TEXT_PREFIX + sealBytes(key, Buffer.from(plain, 'utf8'), Buffer.from(aad, 'utf8')).toString('base64url');
+}
+
+/** The plain text, or null when `stored` is not sealed text or does not open under `key`. */
+export function openText(key: Buffer, stored: string, aad: string): string | null {
+  if (!isSealedText(stored)) return null;
+  const opened = openBytes(key, Buffer.from(stored.slice(TEXT_PREFIX.length), 'base64url'), Buffer.from(aad, 'utf8'));
+  return opened ? opened.toString('utf8') : null;
+}
