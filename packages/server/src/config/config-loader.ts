@@ -14,6 +14,7 @@ import { isValidOriginEntry } from '../security/origin-policy.js';
 import { ipEntryProblem } from '../security/ip-ranges.js';
 import { siteProblems } from './config-sites.js';
 import { themeProblems, type HostedTheme } from '../hosted/hosted-theme.js';
+import { privacyKeyProblems, type PrivacyKeysConfig } from '../privacy/privacy-config.js';
 
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -80,6 +81,11 @@ function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<st
   const files = out.files;
   if (files && typeof files === 'object' && !Array.isArray(files) && typeof (files as { dir?: unknown }).dir === 'string') {
     out.files = { ...files, dir: resolve(base, (files as { dir: string }).dir) };
+  }
+  // issue #37: key files, like every path in a config file, sit next to it.
+  const privacy = out.privacy as { keys?: unknown } | undefined;
+  if (privacy && Array.isArray(privacy.keys)) {
+    out.privacy = { ...privacy, keys: privacy.keys.map((k: unknown) => (k && typeof k === 'object' && typeof (k as { file?: unknown }).file === 'string' ? { ...k, file: resolve(base, (k as { file: string }).file) } : k)) };
   }
   // issue #13: a profile's context-provider module lives next to the config that names it.
   const headless = out.headless as { profiles?: Record<string, { contextProvider?: unknown } | null> } | undefined;
@@ -222,6 +228,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   }
   // Every problem in one report (issue #11): the checks past the schema run on what is there.
   problems.push(...semanticProblems(config as unknown as Config));
+  const privacyKeys = (config as { privacy?: PrivacyKeysConfig['privacy'] }).privacy;
+  if (privacyKeys && Array.isArray(privacyKeys.keys)) problems.push(...privacyKeyProblems({ secret: null, privacy: privacyKeys }, env));
   const typed = config as unknown as Config & { secret: string | null; demo: boolean; graphql: { introspection: boolean | null } };
   // issue #33: `svc init` keeps the secret out of the config it writes, in a file the config names.
   if (typed.secret === null && typeof typed.secretFile === 'string') {

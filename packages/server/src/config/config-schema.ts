@@ -8,6 +8,7 @@ import {
   AdminSection, AuthSection, CaptchaSection, ClassicSection, FilesSection, ConsoleSection, MetricsSection, InsightsSection, PaymentsSection, ProfileLinksSection, SitesSection, StringEnum,
 } from './config-schema-sections.js';
 import { HostedSection } from '../hosted/hosted-config.js';
+import { PrivacySection } from '../privacy/privacy-config.js';
 
 const OriginList = Type.Array(Type.String({ minLength: 1 }), {
   default: [],
@@ -195,6 +196,7 @@ export const ConfigSchema = Type.Object(
     ),
     sites: SitesSection,
     hosted: HostedSection,
+    privacy: PrivacySection,
     auth: AuthSection,
     profileLinks: ProfileLinksSection,
     graphql: Type.Object(
