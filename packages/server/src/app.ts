@@ -65,6 +65,8 @@ import { createSiteServices, localizeError } from './sites/sites-feature.js';
 import { createFormLocalizer } from './forms/form-translations.js';
 import { createInsightsServices, registerInsights, type InsightsFeature } from './insights/insights-feature.js';
 import { createPrivacyServices, registerPrivacy } from './privacy/privacy-feature.js';
+import { keyringFromConfig } from './privacy/privacy-config.js';
+import { createValueSealer } from './privacy/privacy-sealer.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -162,6 +164,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       const listening = app.server.address();
       if (typeof listening === 'object' && listening) address.listening(listening.port);
     });
+    // issue #37 item 1: one sealer (keyring of the configured KEKs) for every sealed column.
+    const sealer = createValueSealer(keyringFromConfig(config));
     const drafts = createDraftService(database.db, secret, config.drafts.ttlDays, now, address.resolve);
     const limiterStore = config.redis.url ? createRedisStore(config.redis.url, config.redis.keyPrefix) : createMemoryStore(() => now().getTime());
     cleanups.push(() => limiterStore.close(), () => app.close());
@@ -256,6 +260,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       deliveries,
       draftTtlDays: config.drafts.ttlDays,
       personalIndex: privacy.indexer,
+      sealer,
       now,
     };
     const profiles = await createProfileServices(config, { db: database.db, forms, secret, now, log: app.log, address, localize });
@@ -280,6 +285,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       idempotency,
       uploads,
       deliveries,
+      sealer,
       csrf,
       cors,
       guard: createHeadlessGuard(cors, config.headless.enabled),

@@ -18,6 +18,7 @@ import type { UploadService } from '../files/upload-service.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { SiteRegistry } from '../sites/site-registry.js';
 import type { FormLocalizer } from '../forms/form-translations.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -34,6 +35,8 @@ export interface AppContext {
   readonly idempotency: IdempotencyStore;
   readonly uploads: UploadService;
   readonly deliveries: DeliveryService;
+  /** Seals and opens person's values at rest (issue #37 item 1): one instance per process. */
+  readonly sealer: ValueSealer;
   readonly cors: CorsPolicies;
   /** onRequest hook for every headless route: request id, headless switch, CORS. */
   readonly guard: HeadlessGuard;

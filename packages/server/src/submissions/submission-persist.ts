@@ -17,6 +17,7 @@ import { allIds, fileSlots } from './submit-files.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { SpamLists } from '../security/spam-lists.js';
 import type { DraftService } from '../drafts/draft-service.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 
 /**
  * What storing uses of the pipeline's SubmitServices, declared here so this module does not
@@ -30,6 +31,8 @@ export interface PersistServices {
   readonly drafts: DraftService;
   readonly ipHash: (ip: string) => string;
   readonly now: () => Date;
+  /** Seals the row's values and title under a data key of its own (issue #37 item 1). */
+  readonly sealer: ValueSealer;
   /** The privacy room's blind index (issue #37), written in the submission's transaction. */
   readonly personalIndex?: PersonalIndexer;
 }

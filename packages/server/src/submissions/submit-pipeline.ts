@@ -31,6 +31,7 @@ import { withKeys } from './object-shapes.js';
 import { DRAFT_REFUSED, spamReasonsFor, spamRejected } from './submit-spam.js';
 import type { Site } from '../sites/site-registry.js';
 import { emptyTrace, type StepListener, type StepTrace } from './submit-trace.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 
 export interface SubmitServices {
   readonly db: Kysely<Database>;
@@ -51,6 +52,8 @@ export interface SubmitServices {
   /** Days a draft lives (contract §5), so the uploads it names are kept as long. */
   readonly draftTtlDays: number;
   readonly now: () => Date;
+  /** Seals values at rest (issue #37 item 1); the one instance of the composition root. */
+  readonly sealer: ValueSealer;
   /** Hears every answered submit (metrics, issue #16). */
   readonly observe?: (form: Form, result: SubmitResult) => void;
   /** Hears every answered step with where it came from (insights, issue #38). */
