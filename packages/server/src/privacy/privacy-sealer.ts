@@ -47,6 +47,10 @@ export interface ValueSealer {
   rewrap(wrapped: string): string | null;
   /** Whether a wrapped key is already under the active KEK. */
   isActive(wrapped: string): boolean;
+  /** A fresh data key itself, for what is sealed as a stream of bytes (an upload's file). */
+  newKey(): { key: Buffer; wrapped: string };
+  /** A row's data key itself (an upload's file is opened as a stream); null when it cannot be unwrapped. */
+  unwrap(wrapped: string): Buffer | null;
 }
 
 /**
@@ -60,7 +64,15 @@ export interface SealedTable {
   readonly key: string;
 }
 
-export const SEALED_TABLES: SealedTable[] = [{ table: 'svc_submissions', key: 'id' }];
+export const SEALED_TABLES: SealedTable[] = [
+  { table: 'svc_submissions', key: 'id' },
+  // Uploads (their stored bytes), drafts, idempotency answers, outbox jobs, audit entries with values.
+  { table: 'svc_files', key: 'id' },
+  { table: 'svc_drafts', key: 'id' },
+  { table: 'svc_idempotency_keys', key: 'key_hash' },
+  { table: 'svc_deliveries', key: 'id' },
+  { table: 'svc_audit_log', key: 'id' },
+];
 
 /** What a submission's values are bound to (its uid: the id is assigned by the insert). */
 export function submissionAad(uid: string): string {
@@ -125,5 +137,7 @@ export function createValueSealer(keyring: Keyring): ValueSealer {
     openText: (wrapped, stored, aad) => opener(wrapped).text(stored, aad),
     rewrap: (wrapped) => keyring.rewrap(wrapped),
     isActive: (wrapped) => kekIdOf(wrapped) === keyring.activeId,
+    newKey: () => keyring.newDataKey(),
+    unwrap: (wrapped) => keyring.unwrap(wrapped),
   };
 }

@@ -74,6 +74,8 @@ export interface DraftsTable {
   created_at: string;
   updated_at: string;
   expires_at: string;
+  /** The wrapped data key the row's personal data is sealed under (issue #37); null = stored plain. */
+  data_key: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -85,6 +87,8 @@ export interface IdempotencyKeysTable {
   response_status: number | null;
   response_body: string | null;
   created_at: string;
+  /** The wrapped data key the row's personal data is sealed under (issue #37); null = stored plain. */
+  data_key: string | null;
 }
 
 export interface FilesTable {
@@ -113,6 +117,8 @@ export interface FilesTable {
   /** An unattached file kept past the usual 24 h, e.g. while a draft refers to it. */
   hold_until: string | null;
   created_at: string;
+  /** The wrapped data key the row's personal data is sealed under (issue #37); null = stored plain. */
+  data_key: string | null;
 }
 
 export interface DeliveriesTable {
@@ -134,6 +140,8 @@ export interface DeliveriesTable {
   created_at: string;
   updated_at: string;
   delivered_at: string | null;
+  /** The wrapped data key the row's personal data is sealed under (issue #37); null = stored plain. */
+  data_key: string | null;
 }
 
 export interface DeliveryAttemptsTable {
@@ -243,6 +251,8 @@ export interface AuditLogTable {
   /** JSON: what changed (from → to, the export's filter, …); never submitted values. */
   detail: string;
   ip: string | null;
+  /** The wrapped data key the row's personal data is sealed under (issue #37); null = stored plain. */
+  data_key: string | null;
 }
 
 /** issue #38: answered steps per form, hour (since the epoch), site, page, intent and outcome. */

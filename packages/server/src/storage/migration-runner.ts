@@ -24,6 +24,7 @@ import * as addSubmissionRevisionAndNotes from './migrations/202611272221-add-su
 import * as addSubmissionReportIndex from './migrations/202611272236-add-submission-report-index.js';
 import * as createConsoleFilters from './migrations/202611272237-create-console-filters.js';
 import * as createPrivacyIndex from './migrations/202611272246-create-privacy-index.js';
+import * as addDataKeys from './migrations/202611280122-add-data-keys.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -51,6 +52,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611272236-add-submission-report-index': addSubmissionReportIndex,
   '202611272237-create-console-filters': createConsoleFilters,
   '202611272246-create-privacy-index': createPrivacyIndex,
+  '202611280122-add-data-keys': addDataKeys,
 };
 
 /**
