@@ -1,17 +1,22 @@
 /**
  * The lean bundles of `<svc-form>` that svc's hosted pages load (issue #36 item 4): the same
  * element, with the message catalogue of one language (English stays: every other falls back to
- * it) and, for forms without a phone field, without libphonenumber's metadata. The full bundle
- * (svc-form.bundle.js) is unchanged. Run by the package build; svc running from source builds the
- * same variants on demand with `hostedBundleOptions`.
+ * it) and, for forms without a phone field, without libphonenumber. For forms with one, its
+ * metadata (about 30 KB gzip, which took such a page from 43 to 73 KB against a budget of 45) is
+ * a chunk of its own, `svc-phone-<hash>.js`, imported on a phone field's first focus or input
+ * (src/phone-number-loading.ts). Chosen over metadata cut to the form's countries: a field
+ * without `pattern` accepts `+44 …` whatever its default country, so cut metadata would refuse in
+ * the browser what the server stores, and every set of countries would be a bundle of its own.
+ * The full bundle (svc-form.bundle.js) is unchanged. Run by the package build; svc running from
+ * source builds the same variants on demand with `hostedBundleOptions`.
  *
- *   node scripts/hosted-bundles.mjs   # writes dist/hosted/svc-form.<language>[-phone].js
+ *   node scripts/hosted-bundles.mjs   # writes dist/hosted/svc-form.<language>[-phone].js, svc-phone-<hash>.js
  *
  * and dist/hosted/styles.json, the CSP hash of the `<style>` the element puts in its shadow root,
  * so a page with `style-src 'self'` can allow exactly that one inline sheet.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,9 +28,35 @@ export function hostedBundleName(language, phone) {
 }
 
 /**
- * Keeps only `language`'s catalogue, and drops libphonenumber unless `phone`. English, the
- * fallback, is that catalogue too in another language's variant: the page sets the element's
- * `lang`, so nothing asks for English there, and every catalogue has every key (its test).
+ * The phone variants' stand-in for `libphonenumber-js/min` and for src/phone-number-loading.ts:
+ * one module, so the element's `preparePhoneNumbers` loads what core's phone checks use. Until
+ * the chunk is there, a check starts loading it and lets the number through as typed (every
+ * country known, every number possible); the server checks and normalises every submit anyway.
+ */
+const LAZY_PHONE = `let real;
+let loading;
+export function preparePhoneNumbers() {
+  loading ??= import('svc-phone-metadata').then((module) => { real = module; }, (error) => { loading = undefined; throw error; });
+  return loading;
+}
+const start = () => { preparePhoneNumbers().catch(() => undefined); };
+export function isSupportedCountry(country) {
+  if (real) return real.isSupportedCountry(country);
+  start();
+  return true;
+}
+export function parsePhoneNumberFromString(text, country) {
+  if (real) return real.parsePhoneNumberFromString(text, country);
+  start();
+  return { number: String(text).trim(), isPossible: () => true };
+}
+`;
+
+/**
+ * Keeps only `language`'s catalogue, and drops libphonenumber unless `phone`, where it becomes
+ * the lazy chunk. English, the fallback, is that catalogue too in another language's variant:
+ * the page sets the element's `lang`, so nothing asks for English there, and every catalogue has
+ * every key (its test).
  */
 function variantPlugin(language, phone) {
   return {
@@ -41,7 +72,19 @@ function variantPlugin(language, phone) {
         // An empty catalogue: every key falls back to English (message-format.ts).
         return { contents: `export const MESSAGES_${code.toUpperCase()} = {};`, loader: 'ts' };
       });
-      if (phone) return;
+      if (phone) {
+        // The chunk re-exports only what core uses: a dynamic import of the library itself would
+        // keep all of it (184 KB against 121 KB minified).
+        build.onResolve({ filter: /^libphonenumber-js\/min$/ }, (args) => (args.namespace === 'svc-hosted' ? undefined : { path: 'lazy-phone', namespace: 'svc-hosted' }));
+        build.onResolve({ filter: /[\\/]phone-number-loading\.js$/ }, () => ({ path: 'lazy-phone', namespace: 'svc-hosted' }));
+        build.onResolve({ filter: /^svc-phone-metadata$/ }, () => ({ path: 'phone-metadata', namespace: 'svc-hosted' }));
+        build.onLoad({ filter: /.*/, namespace: 'svc-hosted' }, (args) => ({
+          contents: args.path === 'lazy-phone' ? LAZY_PHONE : "export { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/min';",
+          loader: 'js',
+          resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+        }));
+        return;
+      }
       build.onResolve({ filter: /^libphonenumber-js\/min$/ }, () => ({ path: 'libphonenumber-stub', namespace: 'svc-hosted' }));
       // Never called: the page of a form with a phone field loads the -phone variant.
       build.onLoad({ filter: /.*/, namespace: 'svc-hosted' }, () => ({
@@ -52,13 +95,20 @@ function variantPlugin(language, phone) {
   };
 }
 
-/** esbuild options of one variant (the package build's, minified, UTF-8 so Arabic stays short). */
+/**
+ * esbuild options of one variant (the package build's, minified, UTF-8 so Arabic stays short).
+ * Split, so the phone variants' metadata is a chunk: the output files are the variant
+ * (`hostedBundleName`) and, for a phone variant, its chunk, named as they are served, side by side.
+ */
 export function hostedBundleOptions(language, phone) {
   return {
-    entryPoints: [fileURLToPath(new URL('../src/index.ts', import.meta.url))],
+    entryPoints: { [hostedBundleName(language, phone).replace(/\.js$/, '')]: fileURLToPath(new URL('../src/index.ts', import.meta.url)) },
     bundle: true,
     minify: true,
     format: 'esm',
+    splitting: true,
+    outdir: fileURLToPath(new URL('../dist/hosted/', import.meta.url)),
+    chunkNames: 'svc-phone-[hash]',
     target: 'es2022',
     platform: 'browser',
     conditions: ['svc-source'],
@@ -87,11 +137,13 @@ export async function formStylesHash(build) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { build } = await import('esbuild');
   const dir = new URL('../dist/hosted/', import.meta.url);
+  // A chunk of an earlier build has another hash: it is not shipped along.
+  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   for (const language of HOSTED_LANGUAGES) {
     for (const phone of [false, true]) {
       const result = await build(hostedBundleOptions(language, phone));
-      await writeFile(new URL(hostedBundleName(language, phone), dir), result.outputFiles[0].contents);
+      for (const file of result.outputFiles) await writeFile(file.path, file.contents);
     }
   }
   await writeFile(new URL('styles.json', dir), `${JSON.stringify({ formStylesHash: await formStylesHash(build) })}\n`);

@@ -6,6 +6,7 @@
 import { fieldTypeFromWire } from '@svc/core';
 import { h, type Attributes } from './dom-builder.js';
 import { configNumber, configString, textOf, type ControlView, type FieldRenderContext } from './field-view.js';
+import { preparePhoneNumbers } from './phone-number-loading.js';
 
 function labelled(control: HTMLElement): ControlView {
   return { layout: 'label', body: control, described: [control], focusTarget: () => control };
@@ -25,6 +26,25 @@ function textInput(ctx: FieldRenderContext, attributes: Attributes): ControlView
   });
   input.addEventListener('input', () => ctx.change(input.value));
   return labelled(input);
+}
+
+/**
+ * A phone number. On a hosted page its metadata arrives on the field's first focus or input
+ * (phone-number-loading.ts); a check made before then lets the number through and the server,
+ * which always checks it, answers for it (a Next or Submit that quick gets the server's error).
+ */
+function phoneInput(ctx: FieldRenderContext): ControlView {
+  const view = textInput(ctx, { type: 'tel', autocomplete: 'tel', placeholder: ctx.field.placeholder ?? configString(ctx.field, 'pattern') });
+  const input = view.body as HTMLInputElement;
+  const prepare = () => {
+    input.removeEventListener('focus', prepare);
+    input.removeEventListener('input', prepare);
+    // A failed load is tried again by the next check that needs the metadata.
+    preparePhoneNumbers().catch(() => undefined);
+  };
+  input.addEventListener('focus', prepare);
+  input.addEventListener('input', prepare);
+  return view;
 }
 
 /** Number fields may use `,` as decimal separator, which `type=number` refuses: text + inputmode. */
@@ -76,7 +96,7 @@ export const TEXT_RENDERERS: Readonly<Record<string, (ctx: FieldRenderContext) =
   text: (ctx) => textInput(ctx, {}),
   regex: (ctx) => textInput(ctx, {}),
   email: (ctx) => textInput(ctx, { type: 'email', autocomplete: 'email' }),
-  phone: (ctx) => textInput(ctx, { type: 'tel', autocomplete: 'tel', placeholder: ctx.field.placeholder ?? configString(ctx.field, 'pattern') }),
+  phone: phoneInput,
   number: numberInput,
   datetime: datetimeInput,
   confirmation: confirmationInput,

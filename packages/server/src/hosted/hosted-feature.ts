@@ -7,13 +7,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorMessage, resolveLanguage, SvcError, textDirection, type Form } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
+import { NOT_A_VIEW_HEADER } from '../forms/manifest-builder.js';
 import { escapeHtml } from '../http/html-page.js';
 import type { ClassicPageProperties } from '../demo/demo-classic-page.js';
 import type { Site } from '../sites/site-registry.js';
 import { authorizeProfile } from '../profiles/profile-access.js';
 import type { ProfileFeature } from '../profiles/profiles-feature.js';
 import { queryPropertyEntries } from '../profiles/profile-properties.js';
-import { bundleVariant, elementStylesHash, hostedBundle, VARIANT_PATTERN } from './hosted-bundle.js';
+import { bundleVariant, elementStylesHash, hostedFile } from './hosted-bundle.js';
 import { renderFallbackForm } from './hosted-fallback.js';
 import { demoLanguage } from '../demo/demo-language.js';
 import { hostedHeaders, isHosted, type HostedPolicy } from './hosted-headers.js';
@@ -130,10 +131,10 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
   app.get(`${assets}/theme.css`, async (request, reply) => sendCached(request, reply, 'text/css; charset=utf-8', siteCss, 'no-cache'));
   app.get(`${assets}/hosted-frame.js`, async (request, reply) => sendCached(request, reply, 'text/javascript; charset=utf-8', HOSTED_FRAME_JS, 'public, max-age=300'));
   app.get<{ Params: { file: string } }>(`${assets}/:file`, async (request, reply) => {
-    const variant = /^svc-form\.([a-z-]+)\.js$/.exec(request.params.file)?.[1];
-    if (!variant || !VARIANT_PATTERN.test(variant)) throw new SvcError('ROUTE_NOT_FOUND');
-    const bundle = await hostedBundle(variant);
-    // Public, like the demo's bundle: the embed snippet loads it from another origin.
+    // The element's bundles and the phone variants' chunk (hosted-bundle.ts); any other name is not found.
+    const bundle = await hostedFile(request.params.file);
+    if (!bundle) throw new SvcError('ROUTE_NOT_FOUND');
+    // Public, like the demo's bundle: the embed snippet loads it (and its chunk) from another origin.
     reply.header('Access-Control-Allow-Origin', '*');
     return sendCached(request, reply, 'text/javascript; charset=utf-8', bundle.code, 'public, max-age=300', bundle.etag);
   });
@@ -148,7 +149,8 @@ export async function registerHosted(app: FastifyInstance, ctx: AppContext, deps
     if (site) search.set('site', site);
     if (flash) search.set('flash', flash);
     const url = `${config.classic.propertiesPath.replace('{handle}', encodeURIComponent(form.handle))}${search.size > 0 ? `?${search}` : ''}`;
-    const answer = await app.inject({ method: 'GET', url });
+    // The page's element reads the manifest, and that is the view (issue #38); this is not another.
+    const answer = await app.inject({ method: 'GET', url, headers: { [NOT_A_VIEW_HEADER]: '1' } });
     // Not served (the form's switches changed under us): the page is not there either.
     if (answer.statusCode !== 200) return undefined;
     return answer.json<ClassicPageProperties>();
