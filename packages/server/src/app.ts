@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
 import type { Config } from './config/config-schema.js';
 import { createDatabase, type DatabaseHandle } from './storage/database-factory.js';
 import { migrateToLatest } from './storage/migration-runner.js';
@@ -293,8 +292,6 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       log: app.log,
     };
 
-    // Cookies are parsed only by the routes that read one (readCookie), not on every request.
-    await app.register(cookie, { hook: false });
     registerErrorBoundary(app, () => !config.headless.enabled, routeMethods, (request, error) => localizeError(sites, request, error));
     await registerOpenapi(app, config);
     for (const path of CORS_PATHS) {

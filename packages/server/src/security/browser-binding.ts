@@ -6,7 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config-schema.js';
-import { readCookie } from '../http/cookie-reader.js';
+import { appendSetCookie, readCookie } from '../http/cookie-reader.js';
 import { randomToken, sha256 } from './token-crypto.js';
 import { memoized } from './bounded-memo.js';
 
@@ -31,7 +31,9 @@ export function ensureBrowserBinding(request: FastifyRequest, reply: FastifyRepl
   const existing = readBrowserBinding(request, settings);
   if (existing) return existing;
   const binding = newBrowserBinding();
-  reply.setCookie(settings.cookieName, binding, {
+  appendSetCookie(reply, {
+    name: settings.cookieName,
+    value: binding,
     path: '/',
     httpOnly: true,
     sameSite: settings.sameSite,
