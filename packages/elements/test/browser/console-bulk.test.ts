@@ -14,9 +14,8 @@ import type { Page } from 'playwright-core';
 import { hashPassword } from '../../../server/src/console/console-passwords.js';
 import { insertSubmissions } from '../../../server/src/submissions/submission-repository.js';
 import { describeWithChromium } from './support/chromium.js';
-import { seriousViolations, tabTo } from './support/console-walk.js';
+import { openConsole, tabTo } from './support/console-walk.js';
 import { startBrowserHarness, type BrowserHarness } from './support/browser-harness.js';
-import { describeViolations } from './support/axe-check.js';
 
 const PASSWORD = 'console bulk password 35';
 const DOCS = resolve(import.meta.dirname, '../../../../docs/console');
@@ -74,25 +73,8 @@ describeWithChromium('console bulk actions and spam folder in Chromium', () => {
 
   it('ticks, confirms and applies by keyboard, and triages spam, at 1280 and 375 px, axe-clean', { timeout: 150_000 }, async () => {
     const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      page.on('pageerror', (error) => problems.push(error.message));
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
-      });
-      const axe = async (what: string) => {
-        const serious = await seriousViolations(page);
-        expect(serious, `axe-core on ${what}:\n${describeViolations(serious)}`).toEqual([]);
-      };
-      const base = `${harness.serviceOrigin}/svc/console`;
-      await page.goto(`${base}/`);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('lee');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(PASSWORD);
-      await Promise.all([page.waitForURL(/\/svc\/console\/$/), page.keyboard.press('Enter')]);
+      const { page, base, problems, axe } = await openConsole(context, harness.serviceOrigin, 'lee', PASSWORD);
 
       // The list: two rows ticked with Space, "Change status" to pending, Apply.
       await page.goto(`${base}/forms/contact`);

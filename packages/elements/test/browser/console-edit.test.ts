@@ -17,9 +17,8 @@ import { hashPassword } from '../../../server/src/console/console-passwords.js';
 import { insertSubmission } from '../../../server/src/submissions/submission-repository.js';
 import { gradientPng, paddedPdf } from '../../../server/test/support/sample-files.js';
 import { describeWithChromium } from './support/chromium.js';
-import { seriousViolations, tabTo } from './support/console-walk.js';
+import { openConsole, tabTo } from './support/console-walk.js';
 import { startBrowserHarness, type BrowserHarness } from './support/browser-harness.js';
-import { describeViolations } from './support/axe-check.js';
 
 const PASSWORD = 'console edit password 35';
 const DOCS = resolve(import.meta.dirname, '../../../../docs/console');
@@ -62,26 +61,9 @@ describeWithChromium('console edit, notes and files in Chromium', () => {
 
   it('edits, notes and views files by keyboard at 1280 and 375 px, axe-clean', { timeout: 150_000 }, async () => {
     const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      page.on('pageerror', (error) => problems.push(error.message));
-      page.on('console', (message) => {
-        // The refused save answers 422 by design; the browser logs every 4xx document.
-        if (message.type() === 'error' && !message.text().includes('422')) problems.push(message.text());
-      });
-      const axe = async (what: string) => {
-        const serious = await seriousViolations(page);
-        expect(serious, `axe-core on ${what}:\n${describeViolations(serious)}`).toEqual([]);
-      };
-      const base = `${harness.serviceOrigin}/svc/console`;
-      await page.goto(`${base}/`);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('lee');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(PASSWORD);
-      await Promise.all([page.waitForURL(/\/svc\/console\/$/), page.keyboard.press('Enter')]);
+      // The refused save answers 422 by design; the browser logs every 4xx document.
+      const { page, base, problems, axe } = await openConsole(context, harness.serviceOrigin, 'lee', PASSWORD, { expectedError: (text) => text.includes('422') });
 
       // The submission: thumbnails load under the CSP, the PDF is a link to open in the browser.
       await page.goto(`${base}/submissions/${id}`);

@@ -13,9 +13,8 @@ import type { Page } from 'playwright-core';
 import { hashPassword } from '../../../server/src/console/console-passwords.js';
 import { encodeCursor } from '../../../server/src/submissions/submission-search.js';
 import { describeWithChromium } from './support/chromium.js';
-import { seriousViolations, tabTo } from './support/console-walk.js';
+import { openConsole, tabTo } from './support/console-walk.js';
 import { startBrowserHarness, type BrowserHarness } from './support/browser-harness.js';
-import { describeViolations } from './support/axe-check.js';
 
 const PASSWORD = 'console large-table password 8';
 const ROWS = 100_000;
@@ -54,26 +53,8 @@ describeWithChromium('the console in Chromium on 100,000 submissions', () => {
 
   it('signs in, pages to the end of the table and exports it with progress, by keyboard and axe-clean', { timeout: 90_000 }, async () => {
     const context = await harness.browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
-    const problems: string[] = [];
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
-      const axe = async (what: string) => {
-        const serious = await seriousViolations(page);
-        expect(serious, `axe-core on ${what}:\n${describeViolations(serious)}`).toEqual([]);
-      };
-      const base = `${harness.serviceOrigin}/svc/console`;
-
-      await page.goto(`${base}/`);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('lee');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(PASSWORD);
-      await Promise.all([page.waitForURL(/\/svc\/console\/$/), page.keyboard.press('Enter')]);
+      const { page, base, problems, axe } = await openConsole(context, harness.serviceOrigin, 'lee', PASSWORD);
 
       await tabTo(page, page.getByRole('link', { name: 'Contact' }));
       await Promise.all([page.waitForURL(/\/forms\/contact$/), page.keyboard.press('Enter')]);

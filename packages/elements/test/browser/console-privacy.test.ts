@@ -9,9 +9,8 @@ import { hashPassword } from '../../../server/src/console/console-passwords.js';
 import { insertSubmission } from '../../../server/src/submissions/submission-repository.js';
 import { createBlindIndex } from '../../../server/src/privacy/privacy-blind-index.js';
 import { describeWithChromium } from './support/chromium.js';
-import { seriousViolations } from './support/console-walk.js';
+import { openConsole } from './support/console-walk.js';
 import { startBrowserHarness, type BrowserHarness } from './support/browser-harness.js';
-import { describeViolations } from './support/axe-check.js';
 
 const PASSWORD = 'console privacy password 37';
 describeWithChromium('the console privacy page in Chromium', () => {
@@ -38,25 +37,8 @@ describeWithChromium('the console privacy page in Chromium', () => {
 
   it('finds a person, confirms and erases, and shows the signed receipt, axe-clean', { timeout: 120_000 }, async () => {
     const context = await harness.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      page.on('pageerror', (error) => problems.push(error.message));
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(message.text());
-      });
-      const axe = async (what: string) => {
-        const serious = await seriousViolations(page);
-        expect(serious, `axe-core on ${what}:\n${describeViolations(serious)}`).toEqual([]);
-      };
-      const base = `${harness.serviceOrigin}/svc/console`;
-      await page.goto(`${base}/`);
-      await page.keyboard.press('Tab');
-      await page.keyboard.type('pat');
-      await page.keyboard.press('Tab');
-      await page.keyboard.type(PASSWORD);
-      await Promise.all([page.waitForURL(/\/svc\/console\/$/), page.keyboard.press('Enter')]);
+      const { page, base, problems, axe } = await openConsole(context, harness.serviceOrigin, 'pat', PASSWORD);
 
       await page.goto(`${base}/privacy`);
       await axe('the privacy page');
