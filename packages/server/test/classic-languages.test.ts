@@ -52,6 +52,12 @@ function post(entries: [string, string][], url: string, headers: Record<string, 
   });
 }
 
+/** An answer's status, then every fragment its page must hold: each test reads its pages this way. */
+function expectPage(res: { statusCode: number; body: string }, status: number, ...fragments: string[]): void {
+  expect(res.statusCode, res.body).toBe(status);
+  for (const fragment of fragments) expect(res.body).toContain(fragment);
+}
+
 describe('a classic post answered in its site’s language', () => {
   it('draws a site’s page to post back naming its site; the default site’s posts where it always did', async () => {
     expect((await properties('contact')).actionUrl).toBe('/svc/submit');
@@ -62,37 +68,25 @@ describe('a classic post answered in its site’s language', () => {
   it('on site de, a bad email answers a German page with lang="de-DE"', async () => {
     const props = await properties('contact', '?site=de');
     const res = await post(entriesOf(props, { ...PERSON, email: 'keine Adresse' }), props.actionUrl);
-    expect(res.statusCode).toBe(422);
-    expect(res.body).toContain('<html lang="de-DE" dir="ltr">');
-    expect(res.body).toContain('<title>Das Formular wurde nicht gesendet</title>');
-    expect(res.body).toContain('<p>Geben Sie eine gültige E-Mail-Adresse ein</p>');
-    expect(res.body).toContain('<p>Bitte korrigieren Sie die markierten Felder.</p>');
+    expectPage(res, 422, '<html lang="de-DE" dir="ltr">', '<title>Das Formular wurde nicht gesendet</title>', '<p>Geben Sie eine gültige E-Mail-Adresse ein</p>', '<p>Bitte korrigieren Sie die markierten Felder.</p>');
     expect(res.body).not.toContain('valid email');
   });
 
   it('on site ar, the same post answers Arabic, right to left', async () => {
     const props = await properties('contact', '?site=ar');
     const res = await post(entriesOf(props, { ...PERSON, email: 'ليس بريدًا' }), props.actionUrl);
-    expect(res.statusCode).toBe(422);
-    expect(res.body).toContain('<html lang="ar" dir="rtl">');
-    expect(res.body).toContain('<title>لم يُرسَل النموذج</title>');
-    expect(res.body).toContain('<p>أدخل عنوان بريد إلكتروني صالحًا</p>');
+    expectPage(res, 422, '<html lang="ar" dir="rtl">', '<title>لم يُرسَل النموذج</title>', '<p>أدخل عنوان بريد إلكتروني صالحًا</p>');
   });
 
   it('reads the site from a posted `site` entry when the action names none, and thanks in that language', async () => {
     const res = await post(entriesOf(await properties('contact', '?site=de'), PERSON, [['site', 'de']]), '/svc/submit');
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<html lang="de-DE" dir="ltr">');
-    expect(res.body).toContain('<title>Vielen Dank</title><');
-    expect(res.body).toContain('<p>Danke, wir haben Ihre Nachricht erhalten.</p>');
+    expectPage(res, 200, '<html lang="de-DE" dir="ltr">', '<title>Vielen Dank</title><', '<p>Danke, wir haben Ihre Nachricht erhalten.</p>');
   });
 
   it('words a refusal in the site’s language: on the plain page, and to a script', async () => {
     const noCsrf = (props: Properties) => entriesOf(props, PERSON).filter(([name]) => name !== 'SVC_CSRF_TOKEN');
     const page = await post(noCsrf(await properties('contact', '?site=de')), '/svc/submit?site=de');
-    expect(page.statusCode).toBe(400);
-    expect(page.body).toContain('<html lang="de-DE" dir="ltr">');
-    expect(page.body).toContain('<h1>Das Formular wurde nicht gesendet</h1><p>Das CSRF-Token fehlt oder ist ungültig.</p>');
+    expectPage(page, 400, '<html lang="de-DE" dir="ltr">', '<h1>Das Formular wurde nicht gesendet</h1><p>Das CSRF-Token fehlt oder ist ungültig.</p>');
     expect(page.body).not.toContain('The CSRF token');
     // A script's refusal too, the site named by a posted entry (the error boundary sees only ?site=).
     const script = await post([...noCsrf(await properties('contact', '?site=ar')), ['site', 'ar']], '/svc/submit', { accept: 'application/json' });
@@ -121,29 +115,15 @@ describe('the demo’s pages in the site’s language', () => {
 
   it('the index speaks the site’s language, offers the other sites and lists their translated manifests', async () => {
     const english = await get('/demo/');
-    expect(english.body).toContain('<html lang="en">');
-    expect(english.body).toContain('<h1>svc demo</h1>');
-    expect(english.body).toContain('<a href="./?site=de" lang="de-DE" hreflang="de-DE">Deutsch (Deutschland)</a>');
-    expect(english.body).toContain('<a href="./?site=ar" lang="ar" hreflang="ar">العربية</a>');
-    expect(english.body).toContain('/svc/api/forms/contact/manifest?site=de');
-    expect(english.body).toContain('/svc/api/forms/application/manifest?site=ar');
+    expectPage(english, 200, '<html lang="en">', '<h1>svc demo</h1>', '<a href="./?site=de" lang="de-DE" hreflang="de-DE">Deutsch (Deutschland)</a>', '<a href="./?site=ar" lang="ar" hreflang="ar">العربية</a>', '/svc/api/forms/contact/manifest?site=de', '/svc/api/forms/application/manifest?site=ar');
     const arabic = await get('/demo/?site=ar');
-    expect(arabic.body).toContain('<html lang="ar" dir="rtl">');
-    expect(arabic.body).toContain('<h1>عرض svc التوضيحي</h1>');
-    expect(arabic.body).toContain('<svc-form handle="contact" site="ar">');
-    expect(arabic.body).toContain('href="/demo/classic/contact?site=ar"');
-    expect(arabic.body).toContain('aria-current="page">العربية</a>');
+    expectPage(arabic, 200, '<html lang="ar" dir="rtl">', '<h1>عرض svc التوضيحي</h1>', '<svc-form handle="contact" site="ar">', 'href="/demo/classic/contact?site=ar"', 'aria-current="page">العربية</a>');
     expect((await get('/demo/?site=nowhere')).json()).toMatchObject({ code: 'SITE_NOT_FOUND' });
   });
 
   it('the German classic page posts to its site, comes back with German errors and keeps the site', async () => {
     const page = await get('/demo/classic/contact?site=de');
-    expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<html lang="de-DE" dir="ltr">');
-    expect(page.body).toContain('<title>Kontakt (auf dem Server gezeichnet)</title>');
-    expect(page.body).toContain('<a href="/demo/?site=de">Alle Demo-Formulare</a>');
-    expect(page.body).toContain('action="/svc/submit?site=de"');
-    expect(page.body).toContain('Dieses Feld leer lassen');
+    expectPage(page, 200, '<html lang="de-DE" dir="ltr">', '<title>Kontakt (auf dem Server gezeichnet)</title>', '<a href="/demo/?site=de">Alle Demo-Formulare</a>', 'action="/svc/submit?site=de"', 'Dieses Feld leer lassen');
     const form = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.body)?.[1] ?? '';
     const entries: [string, string][] = [['action', 'svc/submit'], ['formHash', form('formHash')], ['svc_payload', form('svc_payload')], ['SVC_CSRF_TOKEN', form('SVC_CSRF_TOKEN')], ...Object.entries({ ...PERSON, email: 'keine Adresse' })];
     const demoUrl = 'http://localhost/demo/classic/contact?site=de';
@@ -157,23 +137,15 @@ describe('the demo’s pages in the site’s language', () => {
     const location = back.headers.location as string;
     expect(location).toMatch(/^\/demo\/classic\/contact\?site=de&svc_flash=/);
     const shown = await get(location.split('#')[0] as string);
-    expect(shown.body).toContain('<li>Geben Sie eine gültige E-Mail-Adresse ein</li>');
-    expect(shown.body).toContain('E-Mail-Adresse');
+    expectPage(shown, 200, '<li>Geben Sie eine gültige E-Mail-Adresse ein</li>', 'E-Mail-Adresse');
   });
 
   it('the Arabic classic and resume pages run right to left in Arabic; the English ones stay English', async () => {
     const classic = await get('/demo/classic/application?site=ar');
-    expect(classic.body).toContain('<html lang="ar" dir="rtl">');
-    expect(classic.body).toContain('كل نماذج العرض');
-    expect(classic.body).toContain('"sendFailed":"تعذّر إرسال النموذج؛ يُرجى المحاولة مرة أخرى."'.replace(/"/g, '&quot;'));
+    expectPage(classic, 200, '<html lang="ar" dir="rtl">', 'كل نماذج العرض', '"sendFailed":"تعذّر إرسال النموذج؛ يُرجى المحاولة مرة أخرى."'.replace(/"/g, '&quot;'));
     const english = await get('/demo/classic/application');
-    expect(english.body).toContain('<html lang="en">');
-    expect(english.body).toContain('<a href="/demo/">All demo forms</a>');
-    expect(english.body).toContain('Page 1 of 3');
+    expectPage(english, 200, '<html lang="en">', '<a href="/demo/">All demo forms</a>', 'Page 1 of 3');
     const resume = await get('/demo/resume?site=ar&form=contact');
-    expect(resume.body).toContain('<html lang="ar" dir="rtl">');
-    expect(resume.body).toContain('<svc-form allow-save site="ar">');
-    expect(resume.body).toContain('متابعة نموذج محفوظ');
-    expect(resume.body).toContain('<a href="./?site=ar">');
+    expectPage(resume, 200, '<html lang="ar" dir="rtl">', '<svc-form allow-save site="ar">', 'متابعة نموذج محفوظ', '<a href="./?site=ar">');
   });
 });
