@@ -55,6 +55,7 @@ input[type="checkbox"], input[type="radio"] { width: 1.1rem; height: 1.1rem; mar
 .files { margin: 0; padding: 0; list-style: none; display: flex; flex-direction: column; gap: 0.25rem; }
 .files li { display: flex; align-items: center; justify-content: space-between; gap: 0.5rem; }
 .signature { display: flex; flex-direction: column; align-items: flex-start; gap: 0.5rem; }
+.signature canvas { border: 1px solid var(--svc-signature-border, var(--svc-border)); background: var(--svc-signature-background, #fff); touch-action: none; max-width: 100%; }
 .table-wrap { display: flex; flex-direction: column; align-items: flex-start; gap: 0.5rem; overflow-x: auto; }
 table { border-collapse: collapse; }
 th { text-align: start; font-weight: 600; padding-block: 0.25rem; padding-inline: 0 0.5rem; }

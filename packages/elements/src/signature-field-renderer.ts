@@ -28,8 +28,13 @@ export function renderSignature(ctx: FieldRenderContext): ControlView {
     tabindex: 0,
     role: 'img',
     'aria-label': `${field.label}: draw your signature with a mouse, pen or finger`,
-    style: `border: 1px solid ${configString(field, 'borderColor') ?? 'var(--svc-border)'}; background: ${background}; touch-action: none; max-width: 100%;`,
   });
+  // The look is the shadow stylesheet's (`canvas[part=signature]`); the field's own colours are
+  // set through the CSSOM. A style attribute is refused by a CSP without 'unsafe-inline' (the
+  // hosted pages' style-src), which left the pad without its border there (issue #36 item 2).
+  const border = configString(field, 'borderColor');
+  if (border) canvas.style.setProperty('--svc-signature-border', border);
+  canvas.style.setProperty('--svc-signature-background', background);
   const pen = canvas.getContext('2d');
   const blank = () => {
     if (!pen) return;
