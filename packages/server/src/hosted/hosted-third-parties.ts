@@ -1,8 +1,10 @@
 /**
  * The other origins a hosted page must allow for a form's captcha or card payment (issue #36
- * item 1): the script each names in the manifest (`scriptUrl`, the provider's or svc's own offline
- * double) and the frames and APIs that script is documented to use. Nothing is allowed for a form
- * without a captcha or payment field.
+ * items 1 and 3): the script each names in the manifest (`scriptUrl`, as configured) and the
+ * frames, APIs and styles that provider's script is documented to use. A script from any other
+ * origin (svc's offline Stripe double on its own port, a captcha stand-in, a mirror) may frame
+ * and call its own origin and nothing else: the Stripe double's fake Stripe.js calls the double
+ * as Stripe.js calls api.stripe.com. Nothing is allowed for a form without a captcha or payment.
  */
 
 export interface ThirdParties {
@@ -47,11 +49,13 @@ export function thirdParties(manifest: unknown): ThirdParties {
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') continue;
     sets.script.add(url.origin);
-    sets.frame.add(url.origin);
-    for (const provider of PROVIDERS) {
-      if (!provider.host.test(url.hostname)) continue;
-      for (const kind of ['script', 'frame', 'connect', 'style'] as const) for (const origin of provider.add[kind] ?? []) sets[kind].add(origin);
+    const provider = PROVIDERS.find((known) => known.host.test(url.hostname));
+    if (!provider) {
+      sets.frame.add(url.origin);
+      sets.connect.add(url.origin);
+      continue;
     }
+    for (const kind of ['script', 'frame', 'connect', 'style'] as const) for (const origin of provider.add[kind] ?? []) sets[kind].add(origin);
   }
   return { script: [...sets.script], frame: [...sets.frame], connect: [...sets.connect], style: [...sets.style] };
 }
