@@ -9,7 +9,7 @@ import { SvcError, type Form } from '@svc/core';
 import type { AppContext } from '../http/app-context.js';
 import { resolveHeadlessForm } from '../http/form-access.js';
 import { withLimit } from '../http/rate-limit-hooks.js';
-import { manifestData } from '../forms/manifest-builder.js';
+import { manifestData, NOT_A_VIEW_HEADER } from '../forms/manifest-builder.js';
 import { readMultipartSubmit } from '../files/multipart-submit.js';
 import { randomToken } from '../security/token-crypto.js';
 import { readBrowserBinding } from '../security/browser-binding.js';
@@ -71,6 +71,10 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
     const flash = typeof key === 'string' ? await classic.flashes.take(form.id, key) : null;
     const { payload, carried } = await stateOf(form, flash);
     const pageIndex = flash && !flash.finished && flash.pageIndex < form.pages.length ? flash.pageIndex : 0;
+    // A view (issue #38) is a page drawn anew. One a post sent the browser back to (its flash: the
+    // next page, the errors, the success, or that URL reloaded) belongs to the journey's view; the
+    // hosted page's no-JavaScript fallback too, since its element's manifest is the view.
+    if (key === undefined && request.headers[NOT_A_VIEW_HEADER] === undefined) ctx.manifests.view(siteForm, site);
     const data = manifestData(ctx.manifests.get(siteForm, site), () => payload.fillTimestamp ?? '');
     // A site's page posts back naming its site, so the answer is in its language too.
     const properties = buildClassicProperties({ ...render, actionUrl: classicActionUrl(CLASSIC_SUBMIT_PATH, site) }, siteForm, data, { payload, carried, pageIndex, flash });
@@ -90,6 +94,8 @@ export async function classicRoutes(app: FastifyInstance, ctx: AppContext, class
     const form = resolveHeadlessForm(ctx, request.params.handle, 'manifest');
     // The parts a cached page must not reuse: a fresh form's hash, payload, CSRF input and honeypot.
     const { payload, carried } = await stateOf(form, null);
+    // A cached page's visitor starts a journey here: a view (issue #38), on the default site (no site is named).
+    ctx.manifests.view(form);
     return reply.header('Cache-Control', 'no-store').send(visitorParts(render, form, { payload, carried, pageIndex: 0, flash: null }));
   });
 

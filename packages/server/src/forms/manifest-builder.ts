@@ -17,6 +17,13 @@ import type { Site } from '../sites/site-registry.js';
 
 export const MANIFEST_MAX_AGE = 300;
 
+/**
+ * Sent by svc's own pages when they read a form's parts for something other than a person's new
+ * journey (the hosted page's no-JavaScript fallback): no view is counted for it (issue #38).
+ * Anyone may send it; it only leaves their own view uncounted.
+ */
+export const NOT_A_VIEW_HEADER = 'x-svc-not-a-view';
+
 export interface ManifestOptions {
   readonly csrfEnabled: boolean;
   readonly spamFields: SpamFieldNames;
@@ -277,6 +284,12 @@ export function createManifestCache(options: ManifestOptions, now: () => Date = 
       }
       return entry;
     },
+    /**
+     * A manifest handed to a client that does not hold it yet, for a journey not under way: one
+     * view in insights (issue #38). The transport says when (a 304, or the next page of a classic
+     * journey, is none); insights replace this (insights-feature countViews), the cache counts nothing.
+     */
+    view(_form: Form, _site?: Site): void {},
   };
 }
 export type ManifestCache = ReturnType<typeof createManifestCache>;

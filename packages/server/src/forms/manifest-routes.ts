@@ -26,7 +26,9 @@ export async function manifestRoutes(app: FastifyInstance, ctx: AppContext): Pro
       const form = ctx.localize(found, site.language);
       const manifest = ctx.manifests.get(form, site);
       reply.header('Cache-Control', `public, max-age=${MANIFEST_MAX_AGE}`).header('ETag', manifest.etag);
+      // A client that sends the ETag already holds this manifest (a reload): not a view again.
       if (matchesEtag(request.headers['if-none-match'], manifest.etag)) return reply.code(304).send();
+      ctx.manifests.view(form, site);
       const { fillTimestamps, now } = ctx.submit;
       return reply.type('application/json; charset=utf-8').send(manifestBytes(manifest, () => fillTimestamps.issue(form, now().getTime())));
     },

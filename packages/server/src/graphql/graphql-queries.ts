@@ -121,6 +121,8 @@ export function headlessQueryFields(): GraphQLFieldConfigMap<unknown, SvcGraphql
         const site = app.sites.resolve(args.site ?? undefined);
         const form = app.localize(found, site.language);
         const { fillTimestamps, now } = app.submit;
+        // GraphQL has no conditional request: every manifest query is a view (issue #38).
+        app.manifests.view(form, site);
         return manifestData(app.manifests.get(form, site), () => fillTimestamps.issue(form, now().getTime()));
       },
     },

@@ -30,7 +30,10 @@ export interface InsightsFeature {
   readonly enabled: boolean;
   /** For SubmitServices.steps; undefined when insights are off. */
   readonly steps: StepListener | undefined;
-  /** The manifest cache, counting a view for every manifest it serves while insights are on. */
+  /**
+   * The manifest cache, counting the views its transports report (`view`) while insights are on:
+   * a manifest handed to a client that does not hold it yet (docs/insights.md "Views").
+   */
   countViews(manifests: ManifestCache): ManifestCache;
   /** The figures of `form`, with this process's pending counts written first. */
   report(form: Form, query: ReportQuery): Promise<InsightsReport>;
@@ -71,9 +74,8 @@ export function createInsightsServices(config: Pick<Config, 'insights'>, deps: I
       if (!counting) return manifests;
       return {
         ...manifests,
-        get(form, site) {
+        view(form, site) {
           counting.view(form, site?.handle ?? null, deps.now());
-          return manifests.get(form, site);
         },
       };
     },

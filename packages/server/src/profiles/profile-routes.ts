@@ -65,6 +65,8 @@ export async function profileRoutes(app: FastifyInstance, ctx: AppContext, profi
     reply.header('Cache-Control', cache.header).header('ETag', etag);
     if (personal) reply.header('Vary', 'Authorization');
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    // A view (issue #38) is a manifest a client does not hold yet; a 304 is a reload.
+    ctx.manifests.view(form, site);
     const data = buildProfileManifest(manifest, () => fillTimestamps.issue(form, now().getTime()), input);
     return reply.type('application/json; charset=utf-8').send({ success: true, data, meta: { pluginVersion: SERVICE_VERSION } });
   });
