@@ -218,7 +218,7 @@ describeEachDialect('drafts', (target) => {
     expect(res.statusCode).toBe(200);
     const done = body(res);
     expect(done).toMatchObject({ success: true, status: 'submitted', complete: true });
-    const stored = await findSubmission(svc.context.database.db, done.submission?.id ?? -1);
+    const stored = await findSubmission(svc.context.database.db, done.submission?.id ?? -1, svc.context.sealer);
     expect(stored?.values).toMatchObject({ ...PAGE0, age: '34', agree: 'yes' });
     expect(await countSubmissions(svc.context.database.db, formId(svc, 'application'))).toBe(before + 1);
     expect(await draftRowsFor(svc, draft.token)).toHaveLength(0);
@@ -236,7 +236,7 @@ describeEachDialect('drafts', (target) => {
     expect(res.statusCode).toBe(200);
     const done = body(res);
     expect(done.status).toBe('submitted');
-    const stored = await findSubmission(svc.context.database.db, done.submission?.id ?? -1);
+    const stored = await findSubmission(svc.context.database.db, done.submission?.id ?? -1, svc.context.sealer);
     expect(stored?.values).toMatchObject(CONTACT);
     expect(await draftRowsFor(svc, draft.token)).toHaveLength(0);
     const again = await resume(svc, 'contact', 'validate', {}, draft);

@@ -535,7 +535,7 @@ describeEachDialect('file uploads', (target) => {
     expect(body).toMatchObject({ success: true, status: 'submitted', complete: true, errors: { fields: {}, form: [] } });
     const id = body.submission?.id as number;
     expect(await submissionCount()).toBe(before + 1);
-    const stored = await findSubmission(db(), id);
+    const stored = await findSubmission(db(), id, svc.context.sealer);
     expect(stored?.values).toMatchObject({ name: 'Ann', photos: [photo, photo2], cv: [cv] });
     for (const upload of [photo, photo2, cv]) {
       expect((await fileRow(upload))?.submission_id).toBe(id);
@@ -611,7 +611,7 @@ describeEachDialect('file uploads', (target) => {
     expect(res.statusCode).toBe(200);
     const id = submitBody(res).submission?.id as number;
     const [late] = await rowsNamed('mixed-late.png');
-    const stored = await findSubmission(db(), id);
+    const stored = await findSubmission(db(), id, svc.context.sealer);
     expect(stored?.values.photos).toEqual([early, late?.public_id]);
     expect((await fileRow(early))?.submission_id).toBe(id);
     expect(late?.submission_id).toBe(id);
@@ -661,7 +661,7 @@ describeEachDialect('file uploads', (target) => {
     expect(letterRow).toMatchObject({ field_handle: 'refs', column_index: 1, kind: 'pdf' });
     expect(cvRow).toMatchObject({ field_handle: 'cv', column_index: null });
 
-    const stored = await findSubmission(db(), id);
+    const stored = await findSubmission(db(), id, svc.context.sealer);
     expect(stored?.values).toMatchObject({
       name: 'Multi',
       cv: [cvRow?.public_id],
@@ -682,7 +682,7 @@ describeEachDialect('file uploads', (target) => {
     const res = await multipartSubmit('uploads', { intent: 'submit', values: {} }, [filePart('files[refs][0][1][]', 'lonely-letter.pdf', pdf(700))]);
     expect(res.statusCode).toBe(200);
     const [row] = await rowsNamed('lonely-letter.pdf');
-    const stored = await findSubmission(db(), submitBody(res).submission?.id as number);
+    const stored = await findSubmission(db(), submitBody(res).submission?.id as number, svc.context.sealer);
     const refs = stored?.values.refs as unknown[][];
     expect(refs).toHaveLength(1);
     expect(refs[0]?.[1]).toEqual([row?.public_id]);
@@ -784,7 +784,7 @@ describeEachDialect('file uploads', (target) => {
     expect(res.statusCode).toBe(200);
     expect(submitBody(res).status).toBe('submitted');
     expect((await fileRows()).length).toBe(rowsBefore);
-    const stored = await findSubmission(db(), submitBody(res).submission?.id as number);
+    const stored = await findSubmission(db(), submitBody(res).submission?.id as number, svc.context.sealer);
     expect(stored?.values.name).toBe('Empty input');
     expect(stored?.values.photos ?? []).toEqual([]);
     expect(stored?.values.cv ?? []).toEqual([]);
@@ -812,7 +812,7 @@ describeEachDialect('file uploads', (target) => {
     const body = submitBody(done);
     expect(body.status).toBe('submitted');
     expect(await submissionCount('staged')).toBe(before + 1);
-    const stored = await findSubmission(db(), body.submission?.id as number);
+    const stored = await findSubmission(db(), body.submission?.id as number, svc.context.sealer);
     expect(stored?.values).toMatchObject({ portfolio: [row?.public_id], about: 'Painter' });
     expect((await fileRow(row?.public_id as string))?.submission_id).toBe(body.submission?.id);
   });
@@ -842,7 +842,7 @@ describeEachDialect('file uploads', (target) => {
     const done = submitBody(res);
     expect(done.status).toBe('submitted');
     expect(await submissionCount()).toBe(before + 1);
-    const stored = await findSubmission(db(), done.submission?.id as number);
+    const stored = await findSubmission(db(), done.submission?.id as number, svc.context.sealer);
     expect(stored?.values).toMatchObject({ name: 'Drafty', photos: [photo] });
     expect(await fileRow(photo)).toMatchObject({ submission_id: done.submission?.id, hold_until: null });
   });

@@ -40,7 +40,7 @@ describe('minimum fill time', () => {
       payload: JSON.stringify({ intent: 'submit', values: { name: 'Ann' }, meta: { honeypot } }),
     });
     expect(res.statusCode).toBe(200);
-    return (await findSubmission(svc.context.database.db, res.json().submission.id))?.spamReasons;
+    return (await findSubmission(svc.context.database.db, res.json().submission.id, svc.context.sealer))?.spamReasons;
   };
 
   it('issues a fresh signed timestamp with each manifest while the ETag stays the same', async () => {
@@ -84,7 +84,7 @@ describe('minimum fill time', () => {
         headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie },
         payload: JSON.stringify({ intent: 'submit', values: { name: 'Ann' }, meta }),
       });
-      return (await findSubmission(svc.context.database.db, res.json().submission.id))?.spamReasons;
+      return (await findSubmission(svc.context.database.db, res.json().submission.id, svc.context.sealer))?.spamReasons;
     };
     clock += 2000;
     expect(await stock()).toEqual(['fill_time']);

@@ -110,7 +110,7 @@ describe('GraphQL mutations', () => {
       expect(answer.dateCreated >= started && answer.dateCreated <= finishedAt).toBe(true);
       expect(answer.dateUpdated).toBe(answer.dateCreated);
 
-      const stored = await findSubmission(db(), answer.id);
+      const stored = await findSubmission(db(), answer.id, svc.context.sealer);
       expect(stored).toMatchObject({
         formId: formOf(svc, 'contact').id,
         title: 'Ann Lee',
@@ -195,7 +195,7 @@ describe('GraphQL mutations', () => {
       expect(body.errors).toBeUndefined();
       const answer = body.data?.save_contact_Submission as SubmissionResult;
       expect(answer).toMatchObject({ success: true, finished: true, isSpam: false, spamReasons: null, submissionToken: expect.any(String) });
-      const stored = await findSubmission(db(), answer.id);
+      const stored = await findSubmission(db(), answer.id, svc.context.sealer);
       expect(stored?.isSpam).toBe(true);
       expect(stored?.spamReasons).toEqual(['honeypot']);
       expect(stored?.values).toMatchObject({ firstName: 'Bot' });
@@ -211,11 +211,11 @@ describe('GraphQL mutations', () => {
           { csrf: sec.csrfToken, hp: sec.honeypot, js: sent, first: 'Gql', email: 'gql@example.test' },
           sec.headers,
         );
-        const viaGraphql = await findSubmission(db(), (body.data?.save_contact_Submission as SubmissionResult).id);
+        const viaGraphql = await findSubmission(db(), (body.data?.save_contact_Submission as SubmissionResult).id, svc.context.sealer);
         // svc.submit fills in the right test; `undefined` leaves it out of the request entirely.
         const meta = { javascriptTest: test === 'absent' ? undefined : sent };
         const rest = await svc.submit('contact', { intent: 'submit', values: { firstName: 'Rest', email: 'rest@example.test' }, meta });
-        const viaRest = await findSubmission(db(), rest.json().submission.id);
+        const viaRest = await findSubmission(db(), rest.json().submission.id, svc.context.sealer);
         verdicts[test] = { graphql: viaGraphql?.spamReasons, rest: viaRest?.spamReasons };
       }
       expect(verdicts).toEqual({
@@ -244,7 +244,7 @@ describe('GraphQL mutations', () => {
       );
       expect(body.errors).toBeUndefined();
       expect(body.data?.save_application_Submission).toMatchObject({ success: true, finished: true, multiPage: true });
-      const stored = await findSubmission(db(), body.data?.save_application_Submission.id ?? -1);
+      const stored = await findSubmission(db(), body.data?.save_application_Submission.id ?? -1, svc.context.sealer);
       expect(stored?.values).toEqual({
         fullName: 'Ann Lee',
         email: 'ann@example.test',
@@ -284,7 +284,7 @@ describe('GraphQL mutations', () => {
         headers,
       );
       expect(body.errors).toBeUndefined();
-      const stored = await findSubmission(db(), body.data?.save_application_Submission.id ?? -1);
+      const stored = await findSubmission(db(), body.data?.save_application_Submission.id ?? -1, svc.context.sealer);
       expect(stored?.values).toMatchObject({ applicantType: 'company', companyName: 'Acme', vatNumber: 'DE123456789' });
       expect(stored?.values).not.toHaveProperty('heardFromOther');
     });
@@ -354,7 +354,7 @@ describe('GraphQL mutations', () => {
       );
       expect(body.errors).toBeUndefined();
       expect(body.data?.save_kitchen_sink_Submission.success).toBe(true);
-      const row = await findSubmission(db(), body.data?.save_kitchen_sink_Submission.id ?? -1);
+      const row = await findSubmission(db(), body.data?.save_kitchen_sink_Submission.id ?? -1, svc.context.sealer);
       expect(row?.isSpam).toBe(false);
       expect(row?.values).toMatchObject({
         text: 'hello',
@@ -457,7 +457,7 @@ describe('GraphQL mutations', () => {
       expect(second.body.errors).toBeUndefined();
       const done = second.body.data?.svcHeadlessSubmit as SubmitObject;
       expect(done).toMatchObject({ success: true, status: 'submitted', complete: true, state: { token: null } });
-      const stored = await findSubmission(db(), done.submission?.id ?? -1);
+      const stored = await findSubmission(db(), done.submission?.id ?? -1, svc.context.sealer);
       expect(stored?.values).toMatchObject({ fullName: 'Ann Lee', applicantType: 'individual', agree: 'yes', age: '44' });
       expect(await count('application')).toBe(before + 1);
     });
@@ -528,7 +528,7 @@ describe('the schema follows form changes without a restart', () => {
     }
     expect(after.body.errors).toBeUndefined();
     expect(after.body.data?.save_contact_Submission?.success).toBe(true);
-    const stored = await findSubmission(svc.context.database.db, after.body.data?.save_contact_Submission?.id ?? -1);
+    const stored = await findSubmission(svc.context.database.db, after.body.data?.save_contact_Submission?.id ?? -1, svc.context.sealer);
     expect(stored?.values).toMatchObject({ firstName: 'Ann', company: 'Acme' });
 
     const { body } = await post<{ svc: { form: { fields: { handle: string | null }[] } } }>(svc, '{ svc { form(handle: "contact") { fields { handle } } } }');

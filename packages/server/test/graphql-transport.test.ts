@@ -112,7 +112,7 @@ describe('GraphQL over HTTP', () => {
       { cookie },
     );
     const answer = res.json().data.save_application_Submission;
-    const stored = await findSubmission(svc.context.database.db, answer.submissionId);
+    const stored = await findSubmission(svc.context.database.db, answer.submissionId, svc.context.sealer);
     expect(JSON.parse(answer.svcPayload)).toEqual(stored?.values);
     expect(stored?.values).not.toHaveProperty('companyName');
     expect(stored?.values).not.toHaveProperty('heardFromOther');

@@ -75,7 +75,7 @@ describe('multi-page application', () => {
     expect(done.statusCode).toBe(200);
     const body = done.json();
     expect(body).toMatchObject({ success: true, status: 'submitted', complete: true, state: { token: null } });
-    const stored = await findSubmission(svc.context.database.db, body.submission.id);
+    const stored = await findSubmission(svc.context.database.db, body.submission.id, svc.context.sealer);
     expect(stored?.values).toMatchObject({ ...PAGE0_INDIVIDUAL, age: '34', phone: '+1 555 123 4567', startDate: '2026-03-01', agree: 'yes' });
     expect(stored?.values).not.toHaveProperty('companyName');
     expect(stored?.values).not.toHaveProperty('heardFromOther');
@@ -84,7 +84,7 @@ describe('multi-page application', () => {
   it('ignores values posted for earlier pages: they come only from the state token', async () => {
     const p = (await step('next', PAGE0_INDIVIDUAL)).json();
     const done = await step('submit', { ...PAGE2, fullName: 'Mallory' }, p.state.token);
-    const stored = await findSubmission(svc.context.database.db, done.json().submission.id);
+    const stored = await findSubmission(svc.context.database.db, done.json().submission.id, svc.context.sealer);
     expect(stored?.values.fullName).toBe('Ann Lee');
   });
 

@@ -294,7 +294,7 @@ describeEachDialect('notifications and deliveries', (target) => {
     expect(raw.statusCode, raw.body).toBe(200);
     const rawBody = raw.json() as { status: string; submission: { id: number } };
     expect(rawBody.status).toBe('submitted');
-    const stored = await findSubmission(app.context.database.db, rawBody.submission.id);
+    const stored = await findSubmission(app.context.database.db, rawBody.submission.id, app.context.sealer);
     expect(stored).toMatchObject({ isSpam: true, spamReasons: ['honeypot'] });
 
     const { security } = await app.manifest('notify');
@@ -305,7 +305,7 @@ describeEachDialect('notifications and deliveries', (target) => {
     });
     expect(filled.statusCode).toBe(200);
     const filledId = (filled.json() as { submission: { id: number } }).submission.id;
-    expect((await findSubmission(app.context.database.db, filledId))?.isSpam).toBe(true);
+    expect((await findSubmission(app.context.database.db, filledId, app.context.sealer))?.isSpam).toBe(true);
 
     expect(await app.context.deliveries.list(rawBody.submission.id)).toEqual([]);
     expect(await app.context.deliveries.list(filledId)).toEqual([]);

@@ -350,7 +350,7 @@ describeEachDialect('payments', (target) => {
       const { exportChunks } = await import('../src/exports/export-stream.js');
       const form = f.svc.context.forms.get('donation');
       let csv = '';
-      for await (const chunk of exportChunks({ db: f.svc.context.database.db, uploads: f.svc.context.uploads }, form!, { format: 'csv', bom: false, filter: {}, sort: 'newest' } as never)) csv += chunk;
+      for await (const chunk of exportChunks({ db: f.svc.context.database.db, uploads: f.svc.context.uploads, sealer: f.svc.context.sealer }, form!, { format: 'csv', bom: false, filter: {}, sort: 'newest' } as never)) csv += chunk;
       expect(csv.split('\r\n')[0]).toContain('paymentStatus,paymentAmount,paymentCurrency,paymentIntent');
       expect(csv).toContain(`refunded,25.00,usd,${id}`);
     });

@@ -37,14 +37,14 @@ describe('phone numbers', () => {
   it.each(['5551234567', '555 123 4567', '555-123-4567', '(555) 123-4567', '+1 555 123 4567'])('"%s" is stored as +15551234567', async (typed) => {
     const res = await svc.submit('phone', { intent: 'submit', values: { phone: typed } });
     expect(res.statusCode, res.body).toBe(200);
-    const stored = await findSubmission(svc.context.database.db, res.json().submission.id);
+    const stored = await findSubmission(svc.context.database.db, res.json().submission.id, svc.context.sealer);
     expect(stored?.values.phone).toBe('+15551234567');
   });
 
   it('reads a number without + in the field defaultCountry, and keeps a pattern field as typed', async () => {
     const res = await svc.submit('phone', { intent: 'submit', values: { phone: '+44 20 7946 0958', office: '020 7946 0958', masked: '(555) 123-4567' } });
     expect(res.statusCode, res.body).toBe(200);
-    const stored = await findSubmission(svc.context.database.db, res.json().submission.id);
+    const stored = await findSubmission(svc.context.database.db, res.json().submission.id, svc.context.sealer);
     expect(stored?.values).toMatchObject({ phone: '+442079460958', office: '+442079460958', masked: '(555) 123-4567' });
   });
 

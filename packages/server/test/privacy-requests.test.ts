@@ -278,9 +278,9 @@ describeEachDialect('privacy requests', (target) => {
     const seen: number[] = [];
     // A run that stops after its first batch (a crash), then the resumed run from the id it printed.
     const stop = new Error('stopped');
-    await expect(reindexSubmissions(svc.context.database.db, svc.context.forms, index, { after: 0, batch: 2, onBatch: (last) => { seen.push(last); throw stop; } })).rejects.toBe(stop);
+    await expect(reindexSubmissions(svc.context.database.db, svc.context.sealer, svc.context.forms, index, { after: 0, batch: 2, onBatch: (last) => { seen.push(last); throw stop; } })).rejects.toBe(stop);
     expect(seen).toHaveLength(1);
-    const resumed = await reindexSubmissions(svc.context.database.db, svc.context.forms, index, { after: seen[0] as number, batch: 2 });
+    const resumed = await reindexSubmissions(svc.context.database.db, svc.context.sealer, svc.context.forms, index, { after: seen[0] as number, batch: 2 });
     expect(resumed.lastId).toBe(old[2]);
     // Only what the first run had not done: the two submissions after the id it printed.
     expect(resumed.submissions).toBe(2);
@@ -288,7 +288,7 @@ describeEachDialect('privacy requests', (target) => {
     expect(ids(await post('find', { email: 'di@example.test' }))).toEqual([old[2]]);
     // Running it again from the start changes nothing.
     const before = await svc.context.database.db.selectFrom('svc_privacy_index').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    await reindexSubmissions(svc.context.database.db, svc.context.forms, index, { after: 0, batch: 2 });
+    await reindexSubmissions(svc.context.database.db, svc.context.sealer, svc.context.forms, index, { after: 0, batch: 2 });
     const after = await svc.context.database.db.selectFrom('svc_privacy_index').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
   });

@@ -97,7 +97,7 @@ describeEachDialect('blocked lists and submission limits', (target) => {
   async function storedOf(res: LightMyRequestResponse) {
     const id = bodyOf(res).submission?.id;
     if (id === undefined) throw new Error(`no submission in ${res.body}`);
-    const stored = await findSubmission(db(), id);
+    const stored = await findSubmission(db(), id, svc.context.sealer);
     if (!stored) throw new Error(`submission ${id} not stored`);
     return stored;
   }

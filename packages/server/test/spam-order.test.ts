@@ -73,7 +73,7 @@ describe('validation runs before the spam verdict', () => {
     const row = await svc.context.database.db.selectFrom('svc_submissions').select((eb) => eb.fn.countAll<number>().as('n')).where('form_id', '=', form.id).executeTakeFirstOrThrow();
     return Number(row.n);
   };
-  const spamReasonsOf = async (id: number) => (await findSubmission(svc.context.database.db, id))?.spamReasons;
+  const spamReasonsOf = async (id: number) => (await findSubmission(svc.context.database.db, id, svc.context.sealer))?.spamReasons;
 
   /** A fresh manifest's honeypot (with its fill timestamp) and javascript test, then time passes if `slow`. */
   async function freshMeta(handle: string, slow: boolean): Promise<Meta> {

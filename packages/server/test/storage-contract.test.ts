@@ -12,6 +12,7 @@ import { syncFormIdentity } from '../src/forms/form-identity-repository.js';
 import { countSubmissions, findSubmission, insertSubmission } from '../src/submissions/submission-repository.js';
 import { describeWithService, postgresUrl } from './support/service-requirements.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/postgres-database.js';
+import { testSealer } from './support/test-sealer.js';
 
 const NOW = '2026-11-22T10:00:00.000Z';
 
@@ -78,7 +79,7 @@ function storageContract(open: () => Promise<{ handle: DatabaseHandle; cleanup: 
       values,
       createdAt: NOW,
     });
-    const stored = await findSubmission(handle.db, id);
+    const stored = await findSubmission(handle.db, id, testSealer());
     expect(stored).toMatchObject({ id, formId: form.id, title: 'Ann', status: 'open', isSpam: true, spamReasons: ['honeypot'], ip: '203.0.113.9', values, finished: true, createdAt: NOW, updatedAt: NOW });
     expect(await countSubmissions(handle.db, form.id)).toBe(1);
   });
@@ -87,7 +88,7 @@ function storageContract(open: () => Promise<{ handle: DatabaseHandle; cleanup: 
     const form = await syncFormIdentity(handle.db, { handle: 'unicode', version: 'v1', fieldKeys: ['m'] }, NOW);
     const values = { m: `Grüße "quoted" 'single' \\ 😀 ; DROP TABLE svc_forms; --` };
     const id = await insertSubmission(handle.db, { uid: 'u-unicode', formId: form.id, tokenHash: 'a', title: 't', status: 'open', isSpam: false, spamReasons: [], ip: null, values, createdAt: NOW });
-    expect((await findSubmission(handle.db, id))?.values).toEqual(values);
+    expect((await findSubmission(handle.db, id, testSealer()))?.values).toEqual(values);
   });
 }
 

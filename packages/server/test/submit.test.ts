@@ -37,10 +37,10 @@ describeEachDialect('submitting a single-page form', (target) => {
       context: { sourceUrl, pageHint: 3 },
     });
     expect(res.statusCode).toBe(200);
-    const stored = await findSubmission(svc.context.database.db, res.json().submission.id);
+    const stored = await findSubmission(svc.context.database.db, res.json().submission.id, svc.context.sealer);
     expect(stored?.client).toEqual({ name: '@solspace/freeform-react', version: '1.1.0', sourceUrl: sourceUrl.slice(0, 2048) });
     const plain = await svc.submit('contact', { intent: 'submit', values: { firstName: 'Bo', email: 'bo@example.test' }, meta: { client: 42 } });
-    expect((await findSubmission(svc.context.database.db, plain.json().submission.id))?.client).toBeNull();
+    expect((await findSubmission(svc.context.database.db, plain.json().submission.id, svc.context.sealer))?.client).toBeNull();
   });
 
   it('stores a valid submission and answers with the submitted object of contract §4', async () => {
@@ -61,7 +61,7 @@ describeEachDialect('submitting a single-page form', (target) => {
       errors: { fields: {}, form: [] },
     });
     expect(body.submission).toEqual({ id: expect.any(Number), uid: expect.any(String), token: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
-    const stored = await findSubmission(svc.context.database.db, body.submission.id);
+    const stored = await findSubmission(svc.context.database.db, body.submission.id, svc.context.sealer);
     expect(stored).toMatchObject({
       formId: contactId(),
       title: 'Ann Lee',
@@ -92,7 +92,7 @@ describeEachDialect('submitting a single-page form', (target) => {
   it('ignores values for undeclared handles and never stores them', async () => {
     const res = await svc.submit('contact', { intent: 'submit', values: { firstName: 'Bo', email: 'bo@example.test', isAdmin: true, __proto__x: 1 } });
     expect(res.statusCode).toBe(200);
-    const stored = await findSubmission(svc.context.database.db, res.json().submission.id);
+    const stored = await findSubmission(svc.context.database.db, res.json().submission.id, svc.context.sealer);
     expect(Object.keys(stored?.values ?? {}).sort()).toEqual(['email', 'firstName', 'lastName', 'message']);
   });
 
@@ -123,7 +123,7 @@ describeEachDialect('submitting a single-page form', (target) => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ success: true, status: 'submitted', message: 'Thanks, we got your message.' });
-    const stored = await findSubmission(svc.context.database.db, body.submission.id);
+    const stored = await findSubmission(svc.context.database.db, body.submission.id, svc.context.sealer);
     expect(stored).toMatchObject({ isSpam: true, spamReasons: ['honeypot'] });
   });
 
@@ -145,7 +145,7 @@ describeEachDialect('submitting a single-page form', (target) => {
       payload: { intent: 'submit', values: { firstName: 'Eve', email: 'eve@example.test' }, meta: fullMeta },
     });
     expect(res.statusCode).toBe(200);
-    const stored = await findSubmission(svc.context.database.db, res.json().submission.id);
+    const stored = await findSubmission(svc.context.database.db, res.json().submission.id, svc.context.sealer);
     expect(stored?.spamReasons).toEqual(reasons);
   });
 
@@ -164,7 +164,7 @@ describeEachDialect('submitting a single-page form', (target) => {
     const body = res.json();
     expect(body.redirect).toEqual({ url: 'https://example.test/thanks', delay: 0 });
     expect(body.message).toBe('Got it.');
-    const stored = await findSubmission(fixtures.context.database.db, body.submission.id);
+    const stored = await findSubmission(fixtures.context.database.db, body.submission.id, fixtures.context.sealer);
     expect(stored?.title).toBe('ANN via Strict');
     expect(stored?.ip).toBe('127.0.0.1');
     expect(stored?.values.topics).toEqual(['b', 'a']);

@@ -9,7 +9,8 @@
 import { SvcError, type Form } from '@svc/core';
 import type { Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
-import { filtered, type SubmissionFilter } from '../submissions/submission-search.js';
+import { filtered, matchingIds, type SubmissionFilter } from '../submissions/submission-search.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 import { deleteSubmissions } from '../submissions/submission-deletion.js';
 import { countFiles } from '../submissions/submission-admin-repository.js';
 import { parseFilter } from './admin-query.js';
@@ -85,11 +86,16 @@ interface Target {
 }
 
 /** Only rows the action changes: a status they do not have yet, a spam flag they do not carry yet. */
-function targetQuery(trx: Transaction<Database>, form: Form, filter: SubmissionFilter, action: BulkAction) {
+function changedBy(trx: Transaction<Database>, form: Form, filter: SubmissionFilter, action: BulkAction) {
   let query = filtered(trx, form.id, filter);
   if (action.kind === 'setStatus') query = query.where('status', '<>', action.status);
   if (action.kind === 'markSpam') query = query.where('is_spam', '=', 0);
   if (action.kind === 'markNotSpam') query = query.where('is_spam', '=', 1);
+  return query;
+}
+
+function targetQuery(trx: Transaction<Database>, form: Form, filter: SubmissionFilter, action: BulkAction) {
+  const query = changedBy(trx, form, filter, action);
   // No ORDER BY: with one, both databases walked the primary key from the first row up to the
   // last one wanted (a filter on dates, or ids late in a big form) instead of reading only the
   // rows named; the order of the changes does not matter, and the caller sorts the few it gets.
@@ -104,7 +110,7 @@ function changes(action: BulkAction, row: Target): boolean {
   return true;
 }
 
-async function selectTargets(trx: Transaction<Database>, form: Form, request: BulkRequest): Promise<Target[]> {
+async function selectTargets(trx: Transaction<Database>, sealer: ValueSealer, form: Form, request: BulkRequest): Promise<Target[]> {
   const rows: Target[] = [];
   if ('ids' in request.selection) {
     // Listed ids are read by primary key alone, CHUNK at a time, and judged here: with the form
@@ -116,6 +122,13 @@ async function selectTargets(trx: Transaction<Database>, form: Form, request: Bu
         const row = { id: Number(r.id), status: r.status, isSpam: Number(r.is_spam) === 1 };
         if (Number(r.form_id) === form.id && changes(request.action, row)) rows.push(row);
       }
+    }
+  } else if (request.selection.filter.q) {
+    // A text search matches sealed values (issue #37 item 1): the rows the other filters leave are
+    // opened and matched in id order, until more than BULK_MAX match.
+    const query = changedBy(trx, form, request.selection.filter, request.action);
+    for (const r of await matchingIds({ db: trx, sealer }, query, request.selection.filter.q, ['status', 'is_spam'], BULK_MAX)) {
+      rows.push({ id: Number(r.id), status: String(r.status), isSpam: Number(r.is_spam) === 1 });
     }
   } else {
     for (const r of await targetQuery(trx, form, request.selection.filter, request.action).execute()) rows.push({ id: Number(r.id), status: r.status, isSpam: Number(r.is_spam) === 1 });
@@ -162,7 +175,7 @@ export async function runBulk(services: AdminServices, key: AdminKey, handle: st
   const change = changeOf(request.action);
   let queued = 0;
   const changed = await services.db.transaction().execute(async (trx) => {
-    const targets = await selectTargets(trx, form, request);
+    const targets = await selectTargets(trx, services.sealer, form, request);
     for (const part of chunks(targets)) {
       const set = change.status !== undefined ? { status: change.status, updated_at: at } : { is_spam: change.isSpam ? 1 : 0, updated_at: at };
       await trx.updateTable('svc_submissions').set(set).where('id', 'in', part.map((t) => t.id)).execute();
@@ -181,7 +194,7 @@ export async function runBulk(services: AdminServices, key: AdminKey, handle: st
 async function bulkDelete(services: AdminServices, key: AdminKey, form: Form, request: BulkRequest, by: AuditBy, at: string): Promise<number> {
   // The targets are read first (outside the deletion's transaction) for the audit entries'
   // file counts; the deletion itself deletes only those ids, so a row added meanwhile is kept.
-  const targets = await services.db.transaction().execute((trx) => selectTargets(trx, form, request));
+  const targets = await services.db.transaction().execute((trx) => selectTargets(trx, services.sealer, form, request));
   const ids = targets.map((t) => t.id);
   const files = new Map<number, number>();
   for (const part of chunks(ids)) for (const [id, n] of await countFiles(services.db, part)) files.set(id, n);

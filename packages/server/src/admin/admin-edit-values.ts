@@ -14,6 +14,7 @@
  */
 import { FIELD_MESSAGES, SvcError, computeVisibility, validateValues, type Field, type FieldValue, type Form, type Values, type Visibility } from '@svc/core';
 import { renderSubmissionTitle } from '../submissions/submission-title.js';
+import { sealSubmission } from '../submissions/submission-persist.js';
 import { assertCanWrite, type AdminKey } from './admin-keys.js';
 import { readableSubmission, type AdminServices } from './admin-service.js';
 import { appendAudit, type AuditBy } from './audit-log.js';
@@ -104,7 +105,7 @@ export interface EditResult {
 export async function editSubmissionValues(services: AdminServices, key: AdminKey, rawId: string, rawValues: unknown, by: AuditBy): Promise<EditResult> {
   assertCanWrite(key);
   for (let attempt = 0; ; attempt++) {
-    const { submission, formHandle, revision } = await readableSubmission(services, key, rawId);
+    const { submission, formHandle, revision, dataKey } = await readableSubmission(services, key, rawId);
     const form = services.forms.get(formHandle);
     if (!form) throw new SvcError('SUBMISSION_NOT_FOUND');
     const given = parseValuesChange(form, rawValues);
@@ -115,10 +116,16 @@ export async function editSubmissionValues(services: AdminServices, key: AdminKe
     if (changed.length === 0) return { id: submission.id, revision, changed };
     const at = services.now();
     const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values: outcome.values, formName: form.name, dateCreated: new Date(submission.createdAt) });
+    // Re-sealed under the row's own data key (issue #37 item 1), so an erasure that destroys it
+    // still shreds every copy; a legacy plaintext row is sealed under a new key by its first edit.
+    // A key that no longer unwraps (destroyed, or its KEK removed) leaves nothing to edit.
+    const seal = services.sealer.forRow(dataKey);
+    if (!seal) throw new SvcError('SUBMISSION_NOT_FOUND');
+    const sealed = sealSubmission(seal, submission.uid, outcome.values, title);
     const written = await services.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('svc_submissions')
-        .set({ values: JSON.stringify(outcome.values), title, revision: revision + 1, updated_at: at.toISOString() })
+        .set({ values: sealed.values, title: sealed.title, data_key: sealed.dataKey, revision: revision + 1, updated_at: at.toISOString() })
         .where('id', '=', submission.id)
         .where('revision', '=', revision)
         .executeTakeFirst();

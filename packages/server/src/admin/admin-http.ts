@@ -19,6 +19,7 @@ export function createAdminServices(ctx: AppContext): AdminServices {
     statuses: ctx.config.submissions.statuses.map((s) => s.handle),
     links: createDownloadLinks(ctx.config.secret as string, ctx.config.admin.downloadUrlMinutes, ctx.submit.now),
     deliveries: ctx.deliveries,
+    sealer: ctx.sealer,
     now: ctx.submit.now,
   };
 }

@@ -12,13 +12,14 @@ import type { Database } from '../storage/database-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { UploadService } from '../files/upload-service.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
-import { countMatching, searchSubmissions, decodeCursor, encodeCursor, type SubmissionRecord } from '../submissions/submission-search.js';
+import { countMatching, searchSubmissionsPage, decodeCursor, encodeCursor, type SubmissionRecord } from '../submissions/submission-search.js';
 import { activityByForm, countByForm, countFiles, findWithFormHandle, type FormCounts } from '../submissions/submission-admin-repository.js';
 import type { ListQuery } from './admin-query.js';
 import type { AdminKey } from './admin-keys.js';
 import type { DownloadLinks } from './download-links.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { DeliveryRecord } from '../notifications/delivery-model.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 import { notesFor, type SubmissionNote } from './admin-notes-repository.js';
 
 export interface AdminServices {
@@ -28,6 +29,8 @@ export interface AdminServices {
   readonly statuses: readonly string[];
   readonly links: DownloadLinks;
   readonly deliveries: DeliveryService;
+  /** Opens (and an edit re-seals) the values and titles sealed at rest (issue #37 item 1). */
+  readonly sealer: ValueSealer;
   readonly now: () => Date;
 }
 
@@ -127,7 +130,7 @@ export async function listDeadDeliveries(services: AdminServices, key: AdminKey,
 
 /** How many submissions of a form the key may read match `filter` (the console's count). */
 export async function countSubmissions(services: AdminServices, key: AdminKey, handle: string, filter: ListQuery['filter']): Promise<number> {
-  return countMatching(services.db, readableForm(services, key, handle).id, filter);
+  return countMatching(services, readableForm(services, key, handle).id, filter);
 }
 
 /** The forms a key may read with their newest submission and a per-day count (the console's overview). */
@@ -157,13 +160,16 @@ export async function listSubmissions(
   const after = query.cursor === null ? null : decodeCursor(query.cursor, query.sort);
   if (query.cursor !== null && after === null) throw new SvcError('PAYLOAD_INVALID', '"cursor" is not valid for this sort.');
   // One row more than asked says whether there is a next page without a count.
-  const rows = await searchSubmissions(services.db, form.id, query.filter, query.sort, query.limit + 1, after);
+  // A text search opens rows to match them (values are sealed, issue #37): a page that stopped at
+  // the scan cap may hold fewer items than asked, with a cursor where the scan stopped.
+  const { rows, stoppedAt } = await searchSubmissionsPage(services, form.id, query.filter, query.sort, query.limit + 1, after);
   const page = rows.slice(0, query.limit);
   const files = await countFiles(services.db, page.map((r) => r.id));
   const last = page[page.length - 1];
   return {
     items: page.map((r) => item(r, files.get(r.id) ?? 0)),
-    nextCursor: rows.length > query.limit && last ? encodeCursor(query.sort, { createdAt: last.createdAt, id: last.id }) : null,
+    nextCursor:
+      rows.length > query.limit && last ? encodeCursor(query.sort, { createdAt: last.createdAt, id: last.id }) : stoppedAt ? encodeCursor(query.sort, stoppedAt) : null,
   };
 }
 
@@ -175,7 +181,7 @@ function parseId(raw: string): number {
 
 /** A submission of a form the key may read, with its form's handle; else SUBMISSION_NOT_FOUND. */
 export async function readableSubmission(services: AdminServices, key: AdminKey, rawId: string) {
-  const found = await findWithFormHandle(services.db, parseId(rawId));
+  const found = await findWithFormHandle(services, parseId(rawId));
   if (!found || !key.canRead(found.formHandle)) throw new SvcError('SUBMISSION_NOT_FOUND');
   return found;
 }

@@ -37,8 +37,8 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
     const statuses = svc.context.config.submissions.statuses.map((s) => s.handle);
     const form = readableForm(svc.context, OPERATOR_KEY, options.form);
     const query = parseExportQuery(options.query, statuses);
-    const services = { db: svc.context.database.db, uploads: svc.context.uploads };
-    const total = await countMatching(services.db, form.id, query.filter);
+    const services = { db: svc.context.database.db, uploads: svc.context.uploads, sealer: svc.context.sealer };
+    const total = await countMatching(services, form.id, query.filter);
     const bar = createProgressBar(total, `Exporting ${form.handle}`);
     let rows = 0;
     await pipeline(

@@ -76,7 +76,7 @@ async function withApp(config: Config, options: PrivacyCommandOptions, sub: stri
         process.stderr.write('svc privacy reindex: --after must be a submission id (0 or more), --batch 1 to 10000\n');
         return 2;
       }
-      const done = await reindexSubmissions(services.db, svc.context.forms, privacy.index, {
+      const done = await reindexSubmissions(services.db, svc.context.sealer, svc.context.forms, privacy.index, {
         after,
         batch,
         onBatch: (lastId, submissions, entries) => process.stderr.write(`indexed ${submissions} submission(s), ${entries} entr(ies); resume with --after ${lastId}\n`),

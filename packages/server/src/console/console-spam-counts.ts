@@ -3,10 +3,13 @@
  * recorded, over the forms a viewer may read. The reasons are stored as a JSON array of text, so
  * the database groups by day and by that array as it is stored (a handful of distinct arrays),
  * and the arrays are split here: the same SQL on SQLite and PostgreSQL, no JSON functions.
- * It reads no submitted value, so the encryption of values at rest (issue #37) leaves it alone.
+ * The counts read no submitted value; the newest spam's titles are sealed at rest (issue #37) and
+ * opened as they are read.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
+import { submissionTitleAad } from '../privacy/privacy-sealer.js';
 
 export interface SpamDay {
   readonly day: string;
@@ -55,16 +58,16 @@ function parseReasons(text: string): string[] {
 }
 
 /** The newest spam across forms (the folder across forms shows a page of it, newest first). */
-export async function newestSpam(db: Kysely<Database>, formIds: readonly number[], limit: number) {
+export async function newestSpam(db: Kysely<Database>, sealer: ValueSealer, formIds: readonly number[], limit: number) {
   if (formIds.length === 0) return [];
   return db
     .selectFrom('svc_submissions')
-    .select(['id', 'form_id', 'title', 'spam_reasons', 'created_at'])
+    .select(['id', 'uid', 'form_id', 'title', 'data_key', 'spam_reasons', 'created_at'])
     .where('form_id', 'in', formIds)
     .where('is_spam', '=', 1)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
     .execute()
-    .then((rows) => rows.map((r) => ({ id: Number(r.id), formId: Number(r.form_id), title: r.title, spamReasons: parseReasons(r.spam_reasons), createdAt: r.created_at })));
+    .then((rows) => rows.map((r) => ({ id: Number(r.id), formId: Number(r.form_id), title: sealer.openText(r.data_key, r.title, submissionTitleAad(r.uid)) ?? '', spamReasons: parseReasons(r.spam_reasons), createdAt: r.created_at })));
 }

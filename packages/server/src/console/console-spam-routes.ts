@@ -25,7 +25,7 @@ export async function consoleSpamRoutes(scope: FastifyInstance, kit: ConsoleKit)
     if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
     const forms = services.forms.list().filter((f) => current.principal.canRead(f.handle));
     const ids = forms.map((f) => f.id);
-    const [summaries, counts, newest] = await Promise.all([listForms(services, current.principal), spamByReason(services.db, ids, services.now()), newestSpam(services.db, ids, PAGE)]);
+    const [summaries, counts, newest] = await Promise.all([listForms(services, current.principal), spamByReason(services.db, ids, services.now()), newestSpam(services.db, services.sealer, ids, PAGE)]);
     const handles = new Map(forms.map((f) => [f.id, f.handle]));
     const items = newest.map((row) => ({ ...row, uid: '', status: '', isSpam: true, values: {}, fileCount: 0, client: null, site: null, formHandle: handles.get(row.formId) ?? '' }));
     return pageHeaders(reply).send(

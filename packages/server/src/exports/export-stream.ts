@@ -13,10 +13,13 @@ import type { ExportQuery } from '../admin/admin-query.js';
 import { csvHeader, csvRowWriter, hasPayment, jsonLine, showsFileNames, UTF8_BOM, type ExportFile } from './export-format.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
 import { formHasNotes, notesFor, type SubmissionNote } from '../admin/admin-notes-repository.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 
 export interface ExportServices {
   readonly db: Kysely<Database>;
   readonly uploads: Pick<UploadService, 'listForSubmissions'>;
+  /** Opens each row's values and title as it is read (issue #37 item 1). */
+  readonly sealer: ValueSealer;
 }
 
 /** Rows a keyset page reads: a smaller page is freed while still young, and 1,000,000 rows went out 12% faster than at 1,000. */
@@ -59,7 +62,7 @@ export async function* exportChunks(
   // Notes (issue #35) only for a form some submission has a note on: most have none, and read none.
   const notes = await formHasNotes(db, form.id);
   if (query.format === 'jsonl') {
-    const read = (after: KeysetPosition | null) => searchSubmissions(db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
+    const read = (after: KeysetPosition | null) => searchSubmissions(services, form.id, query.filter, query.sort, EXPORT_BATCH, after);
     yield* batches(services, form, read, true, (s, files, payment, noted) => jsonLine(s, files.bySubmission.get(s.id) ?? [], payment, noted), onRows, notes);
     return;
   }
@@ -67,7 +70,7 @@ export async function* exportChunks(
   const shape = { profiles: await hasProfileSubmissions(db, form.id), notes };
   yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form, shape)}`;
   const row = csvRowWriter(form, shape);
-  const read = (after: KeysetPosition | null) => searchListedSubmissions(db, form.id, query.filter, query.sort, EXPORT_BATCH, after);
+  const read = (after: KeysetPosition | null) => searchListedSubmissions(services, form.id, query.filter, query.sort, EXPORT_BATCH, after);
   // A CSV shows files only in file cells: a form without any reads no upload rows (issue #17).
   yield* batches(services, form, read, showsFileNames(form), (s, files, payment, noted) => row(s, files.names, payment, noted), onRows, notes);
 }

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { BlindIndex } from './privacy-blind-index.js';
+import { submissionAad, type ValueSealer } from './privacy-sealer.js';
 
 export interface ReindexOptions {
   /** Start after this submission id (0: from the first). */
@@ -24,13 +25,13 @@ export interface ReindexResult {
   readonly entries: number;
 }
 
-export async function reindexSubmissions(db: Kysely<Database>, forms: Pick<FormRegistry, 'list'>, index: BlindIndex, options: ReindexOptions): Promise<ReindexResult> {
+export async function reindexSubmissions(db: Kysely<Database>, sealer: ValueSealer, forms: Pick<FormRegistry, 'list'>, index: BlindIndex, options: ReindexOptions): Promise<ReindexResult> {
   const byId = new Map(forms.list().map((f) => [f.id, f]));
   let lastId = options.after;
   let submissions = 0;
   let entries = 0;
   for (;;) {
-    const rows = await db.selectFrom('svc_submissions').select(['id', 'form_id', 'values']).where('id', '>', lastId).orderBy('id').limit(options.batch).execute();
+    const rows = await db.selectFrom('svc_submissions').select(['id', 'uid', 'form_id', 'values', 'data_key']).where('id', '>', lastId).orderBy('id').limit(options.batch).execute();
     if (rows.length === 0) break;
     const ids = rows.map((r) => Number(r.id));
     const written = await db.transaction().execute(async (trx) => {
@@ -40,7 +41,8 @@ export async function reindexSubmissions(db: Kysely<Database>, forms: Pick<FormR
       for (const row of rows) {
         const form = byId.get(row.form_id);
         if (!form) continue;
-        const found = index.entries(form, JSON.parse(row.values) as Values);
+        // Values are sealed at rest (issue #37 item 1); a row whose key is gone indexes nothing.
+        const found = index.entries(form, sealer.openJson<Values>(row.data_key, row.values, submissionAad(row.uid)) ?? {});
         await index.write(trx, Number(row.id), row.form_id, found);
         count += found.length;
       }

@@ -52,6 +52,11 @@ export interface SubmissionsTable {
   updated_at: string;
   /** How many times an owner has edited the values (issue #35); 0 as submitted. */
   revision: Generated<number>;
+  /**
+   * The wrapped data key `values` and `title` are sealed under (issue #37 item 1); null = a row
+   * from before sealing, still plain JSON and text.
+   */
+  data_key: string | null;
 }
 
 /** issue #35: an owner's note on a submission, deleted with it (foreign key, on delete cascade). */

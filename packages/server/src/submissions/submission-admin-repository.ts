@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
-import { toRecord, type SubmissionRecord } from './submission-search.js';
+import { toRecord, type SubmissionRecord, type SubmissionSource } from './submission-search.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -36,15 +36,16 @@ export async function countByForm(db: Db, formIds: readonly number[]): Promise<M
 }
 
 /** One submission with the handle of its form (which may no longer be live). */
-export async function findWithFormHandle(db: Db, id: number): Promise<{ submission: SubmissionRecord; formHandle: string; revision: number } | undefined> {
-  const row = await db
+export async function findWithFormHandle(source: SubmissionSource, id: number): Promise<{ submission: SubmissionRecord; formHandle: string; revision: number; dataKey: string | null } | undefined> {
+  const row = await source.db
     .selectFrom('svc_submissions as s')
     .innerJoin('svc_forms as f', 'f.id', 's.form_id')
-    .select(['s.id', 's.uid', 's.form_id', 's.title', 's.status', 's.is_spam', 's.spam_reasons', 's.values', 's.created_at', 's.updated_at', 's.client', 's.profile', 's.site', 's.revision', 'f.handle'])
+    .select(['s.id', 's.uid', 's.form_id', 's.title', 's.status', 's.is_spam', 's.spam_reasons', 's.values', 's.created_at', 's.updated_at', 's.client', 's.profile', 's.site', 's.revision', 's.data_key', 'f.handle'])
     .where('s.id', '=', id)
     .executeTakeFirst();
   // The revision counts owners' edits (issue #35); an edit writes only over the revision it read.
-  return row ? { submission: toRecord(row), formHandle: row.handle, revision: Number(row.revision) } : undefined;
+  // The data key too: an edit re-seals the values under the row's own key (issue #37).
+  return row ? { submission: toRecord(source.sealer, row), formHandle: row.handle, revision: Number(row.revision), dataKey: row.data_key } : undefined;
 }
 
 export async function updateSubmissionState(db: Db, id: number, change: { status?: string; isSpam?: boolean }, updatedAt: string): Promise<void> {

@@ -9,7 +9,7 @@ import type { Database } from '../storage/database-schema.js';
 import { randomAlphanumeric, sha256, timeOrderedUuid } from '../security/token-crypto.js';
 import type { DeliveryService, PaymentSummary } from '../notifications/delivery-service.js';
 import { renderSubmissionTitle } from './submission-title.js';
-import { insertSubmission, insertSubmissions, type NewSubmission, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
+import { insertSubmission, insertSubmissions, type NewSubmission, type SealedColumns, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
 import { enqueueDeliveries, type NewDelivery } from '../notifications/outbox-repository.js';
 import type { CombinedWrite, WriteBatcher } from '../storage/write-batcher.js';
 import { insertSubmissionBatch } from './submission-batch-statement.js';
@@ -17,7 +17,7 @@ import { allIds, fileSlots } from './submit-files.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { SpamLists } from '../security/spam-lists.js';
 import type { DraftService } from '../drafts/draft-service.js';
-import type { ValueSealer } from '../privacy/privacy-sealer.js';
+import { submissionAad, submissionTitleAad, type RowSeal, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 /**
  * What storing uses of the pipeline's SubmitServices, declared here so this module does not
@@ -148,6 +148,9 @@ export async function persist(services: PersistServices, input: PersistInput) {
     return null;
   }
   const token = randomAlphanumeric(32);
+  // issue #37 item 1: the values and title are stored sealed under a data key of this submission's
+  // own, wrapped in its data_key column (sealSubmission).
+  const seal = services.sealer.forNew();
   const row = {
     uid,
     formId: form.id,
@@ -163,6 +166,7 @@ export async function persist(services: PersistServices, input: PersistInput) {
     client: input.client,
     profile: input.profile?.record ?? null,
     site: input.site ?? null,
+    sealed: sealSubmission(seal, uid, values, title),
   };
   const fileIds = allIds(fileSlots(form, values));
   // Personal values (issue #37) add index rows, committed with the submission's row.
@@ -191,6 +195,14 @@ export async function persist(services: PersistServices, input: PersistInput) {
   });
   if (notify) services.deliveries.poke();
   return { id, uid, token };
+}
+
+/**
+ * A submission's stored columns sealed under `seal` (issue #37 item 1): the values' JSON bound to
+ * the submission's uid, the title (rendered from values, e.g. a name) bound to it apart.
+ */
+export function sealSubmission(seal: RowSeal, uid: string, values: Values, title: string): SealedColumns {
+  return { dataKey: seal.wrapped, values: seal.sealJson(values, submissionAad(uid)), title: seal.sealText(title, submissionTitleAad(uid)) };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { runCompiled } from '../storage/compiled-queries.js';
+import { submissionAad, submissionTitleAad, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 export interface NewSubmission {
   readonly uid: string;
@@ -22,6 +23,18 @@ export interface NewSubmission {
   readonly profile?: SubmissionProfile | null;
   /** The handle of the site it was made on (issue #34). */
   readonly site?: string | null;
+  /**
+   * The values and title as stored, sealed under the row's data key (issue #37 item 1; persist()
+   * always gives it). Without it the row is written plain, as a legacy row: fixtures only.
+   */
+  readonly sealed?: SealedColumns | null;
+}
+
+/** A submission's sealed columns: `sv1.` text under the data key wrapped in `dataKey`. */
+export interface SealedColumns {
+  readonly dataKey: string;
+  readonly values: string;
+  readonly title: string;
 }
 
 /** Who and what a profile submission was for: the profile, its properties and the authenticated subject. */
@@ -55,19 +68,20 @@ export function submissionRow(row: NewSubmission) {
     uid: row.uid,
     form_id: row.formId,
     token_hash: row.tokenHash,
-    title: row.title,
+    title: row.sealed ? row.sealed.title : row.title,
     status: row.status,
     is_spam: row.isSpam ? 1 : 0,
     spam_reasons: JSON.stringify(row.spamReasons),
     ip: row.ip,
     ip_hash: row.ipHash ?? null,
-    values: JSON.stringify(row.values),
+    values: row.sealed ? row.sealed.values : JSON.stringify(row.values),
     client: row.client ? JSON.stringify(row.client) : null,
     profile: row.profile ? JSON.stringify(row.profile) : null,
     site: row.site ?? null,
     finished: 1,
     created_at: row.createdAt,
     updated_at: row.createdAt,
+    data_key: row.sealed?.dataKey ?? null,
   };
 }
 
@@ -76,7 +90,7 @@ export async function insertSubmission(db: Db, row: NewSubmission): Promise<numb
   return id as number;
 }
 
-/** At most this many rows per INSERT (16 binds each): a write batch's worth. */
+/** At most this many rows per INSERT (17 binds each): a write batch's worth. */
 const ROWS_PER_STATEMENT = 64;
 
 /**
@@ -105,20 +119,22 @@ export function idsInOrder(rows: readonly Pick<NewSubmission, 'uid'>[], inserted
   });
 }
 
-export async function findSubmission(db: Db, id: number): Promise<StoredSubmission | undefined> {
+/** One submission, its values and title opened (a row that cannot be opened reads as empty). */
+export async function findSubmission(db: Db, id: number, sealer: ValueSealer): Promise<StoredSubmission | undefined> {
   const row = await db.selectFrom('svc_submissions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
+  const opener = sealer.opener(row.data_key);
   return {
     id: row.id,
     uid: row.uid,
     formId: row.form_id,
     tokenHash: row.token_hash,
-    title: row.title,
+    title: opener.text(row.title, submissionTitleAad(row.uid)) ?? '',
     status: row.status,
     isSpam: row.is_spam === 1,
     spamReasons: JSON.parse(row.spam_reasons) as string[],
     ip: row.ip,
-    values: JSON.parse(row.values) as Values,
+    values: opener.json<Values>(row.values, submissionAad(row.uid)) ?? {},
     client: parseSubmissionClient(row.client),
     profile: row.profile ? (JSON.parse(row.profile) as SubmissionProfile) : null,
     site: row.site,

@@ -3,6 +3,7 @@ import { createDatabase, type DatabaseHandle } from '../storage/database-factory
 import { migrateToLatest } from '../storage/migration-runner.js';
 import { insertSubmission } from './submission-repository.js';
 import { searchSubmissions, type KeysetPosition, type SubmissionSort } from './submission-search.js';
+import { testSealer } from '../../test/support/test-sealer.js';
 
 describe('keyset pages of submissions', () => {
   let handle: DatabaseHandle;
@@ -26,7 +27,7 @@ describe('keyset pages of submissions', () => {
     const seen: string[] = [];
     let after: KeysetPosition | null = null;
     for (;;) {
-      const page = await searchSubmissions(handle.db, formId, { spam: null }, sort, size, after);
+      const page = await searchSubmissions({ db: handle.db, sealer: testSealer() }, formId, { spam: null }, sort, size, after);
       seen.push(...page.map((s) => s.title));
       if (page.length < size) return seen;
       const last = page[page.length - 1] as (typeof page)[number];
@@ -35,7 +36,7 @@ describe('keyset pages of submissions', () => {
   }
 
   it('walks by createdAt then id, both ways, whatever the page size', async () => {
-    const all = await searchSubmissions(handle.db, formId, { spam: null }, { key: 'createdAt', direction: 'asc' }, 100, null);
+    const all = await searchSubmissions({ db: handle.db, sealer: testSealer() }, formId, { spam: null }, { key: 'createdAt', direction: 'asc' }, 100, null);
     const ascending = [...all].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id).map((s) => s.title);
     expect(ascending).toEqual(['s1', 's5', 's2', 's3', 's4', 's0', 's6']);
     for (const size of [1, 2, 3]) {

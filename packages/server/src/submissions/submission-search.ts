@@ -3,15 +3,27 @@
  * keyset pagination: a page starts strictly after the last row of the previous page on the sort
  * key plus `id`, so rows inserted or deleted meanwhile never shift a page (no duplicates, no gaps).
  * The same query serves both dialects (timestamps are ISO text, JSON is text).
+ *
+ * Values and titles are sealed at rest (issue #37 item 1), so every row is opened as it is read,
+ * and a text search (`q`) cannot run in SQL: the other filters narrow the rows in SQL, and the
+ * text is matched here after opening, scanning in sort order (searchSubmissionsPage caps a list
+ * page's scan at SEARCH_SCAN_CAP rows and says where it stopped).
  */
 import { parseSubmissionClient, type SubmissionClient, type SubmissionProfile } from './submission-repository.js';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { withKeys } from './object-shapes.js';
 import { parseStoredJson } from '../storage/stored-json.js';
+import { submissionAad, submissionTitleAad, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** Where submissions are read from, and the sealer that opens their values and titles. */
+export interface SubmissionSource {
+  readonly db: Db;
+  readonly sealer: ValueSealer;
+}
 
 export interface SubmissionFilter {
   readonly status?: string;
@@ -57,39 +69,78 @@ export interface SubmissionRecord {
   readonly site: string | null;
 }
 
-const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at', 'client', 'profile', 'site'] as const;
+const COLUMNS = ['id', 'uid', 'form_id', 'title', 'status', 'is_spam', 'spam_reasons', 'values', 'created_at', 'updated_at', 'client', 'profile', 'site', 'data_key'] as const;
 
 /** What a CSV export shows of a submission (export-format.ts). */
 export type ListedSubmission = Pick<SubmissionRecord, 'id' | 'uid' | 'title' | 'status' | 'isSpam' | 'values' | 'createdAt' | 'client' | 'profile'>;
 
 /** Its columns: a CSV export reads nothing else, a third fewer columns per row (issue #17). */
-const LISTED_COLUMNS = ['id', 'uid', 'title', 'status', 'is_spam', 'values', 'created_at', 'client', 'profile'] as const;
+const LISTED_COLUMNS = ['id', 'uid', 'title', 'status', 'is_spam', 'values', 'created_at', 'client', 'profile', 'data_key'] as const;
 
-function toListed(row: { id: number; uid: string; title: string; status: string; is_spam: number; values: string; created_at: string; client: string | null; profile: string | null }): ListedSubmission {
+/** A row's sealed columns as stored. */
+interface SealedRow {
+  readonly uid: string;
+  readonly title: string;
+  readonly values: string;
+  readonly data_key: string | null;
+}
+
+/** A row's title and values JSON text, opened; null where a column cannot be opened (its key destroyed or tampered with). */
+export interface OpenedColumns {
+  readonly title: string | null;
+  readonly values: string | null;
+}
+
+/** The title and values text of a stored row (a legacy row with no data key is plain already). */
+export function openColumns(sealer: ValueSealer, row: SealedRow): OpenedColumns {
+  if (row.data_key === null) return { title: row.title, values: row.values };
+  const opener = sealer.opener(row.data_key);
+  return { title: opener.text(row.title, submissionTitleAad(row.uid)), values: opener.text(row.values, submissionAad(row.uid)) };
+}
+
+type ListedRow = SealedRow & { id: number; status: string; is_spam: number; created_at: string; client: string | null; profile: string | null };
+
+function toListed(row: ListedRow, opened: OpenedColumns): ListedSubmission {
   return {
     id: Number(row.id),
     uid: row.uid,
-    title: row.title,
+    // A row that cannot be opened shows as empty rather than failing the whole page.
+    title: opened.title ?? '',
     status: row.status,
     isSpam: Number(row.is_spam) === 1,
     // Rows are read by the thousand (lists, exports): parsed without filling V8's string table.
-    values: parseStoredJson(row.values) as Values,
+    values: opened.values === null ? {} : (parseStoredJson(opened.values) as Values),
     createdAt: row.created_at,
     client: parseSubmissionClient(row.client),
     profile: row.profile ? (JSON.parse(row.profile) as SubmissionProfile) : null,
   };
 }
 
-export function toRecord(row: Parameters<typeof toListed>[0] & { form_id: number; spam_reasons: string; updated_at: string; site: string | null }): SubmissionRecord {
-  return withKeys(toListed(row), { formId: Number(row.form_id), spamReasons: JSON.parse(row.spam_reasons) as string[], updatedAt: row.updated_at, site: row.site });
+type RecordRow = ListedRow & { form_id: number; spam_reasons: string; updated_at: string; site: string | null };
+
+function recordOf(row: RecordRow, opened: OpenedColumns): SubmissionRecord {
+  return withKeys(toListed(row, opened), { formId: Number(row.form_id), spamReasons: JSON.parse(row.spam_reasons) as string[], updatedAt: row.updated_at, site: row.site });
 }
 
-/** A LIKE pattern matching `text` literally: the wildcards and the escape character are escaped. */
-export function likeContaining(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** A stored row as a record, its values and title opened. */
+export function toRecord(sealer: ValueSealer, row: RecordRow): SubmissionRecord {
+  return recordOf(row, openColumns(sealer, row));
 }
 
-/** The rows of a form that `filter` matches, selecting no column yet (lists, counts, bulk actions). */
+/**
+ * Whether opened columns match a text search, as the SQL `like` over the stored JSON did before
+ * values were sealed: case-insensitive, in the title or in the values' JSON spelling of the text.
+ */
+export function textMatcher(q: string): (opened: OpenedColumns) => boolean {
+  const inTitle = q.toLowerCase();
+  const inValues = JSON.stringify(q).slice(1, -1).toLowerCase();
+  return (opened) => (opened.title !== null && opened.title.toLowerCase().includes(inTitle)) || (opened.values !== null && opened.values.toLowerCase().includes(inValues));
+}
+
+/**
+ * The rows of a form that `filter` matches, selecting no column yet (lists, counts, bulk actions),
+ * all but the text search `q`: sealed values are matched after opening (textMatcher).
+ */
 export function filtered(db: Db, formId: number, filter: SubmissionFilter) {
   let query = db.selectFrom('svc_submissions').where('form_id', '=', formId);
   if (filter.ids !== undefined) query = query.where('id', 'in', filter.ids.length > 0 ? filter.ids : [0]);
@@ -97,14 +148,6 @@ export function filtered(db: Db, formId: number, filter: SubmissionFilter) {
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.from !== undefined) query = query.where('created_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('created_at', '<', filter.to);
-  if (filter.q !== undefined && filter.q !== '') {
-    // Values are stored as JSON text, where `"` and `\` are escaped: search for the JSON spelling.
-    const inValues = likeContaining(JSON.stringify(filter.q).slice(1, -1));
-    const inTitle = likeContaining(filter.q);
-    query = query.where(
-      sql<boolean>`(lower(${sql.ref('values')}) like ${inValues} escape '\\' or lower(${sql.ref('title')}) like ${inTitle} escape '\\')`,
-    );
-  }
   return query;
 }
 
@@ -128,21 +171,128 @@ function page(db: Db, formId: number, filter: SubmissionFilter, sort: Submission
   return query.orderBy('id', sort.direction).limit(limit);
 }
 
-/** db, formId, filter, sort, limit (rows at most), after (the last row of the previous page). */
-type PageArgs = Parameters<typeof page>;
+/** Rows a text search reads from the database at a time. */
+const SCAN_STEP = 500;
 
-/** One page of whole submissions, in the order of `sort`. */
-export async function searchSubmissions(...args: PageArgs): Promise<SubmissionRecord[]> {
-  return (await page(...args).select(COLUMNS).execute()).map(toRecord);
+/**
+ * Rows a text search opens for one page of a list (admin API, console, CLI) at most: past it, the
+ * page ends short with a cursor where the scan stopped (2,000 rows open in about 20 ms).
+ */
+export const SEARCH_SCAN_CAP = 5_000;
+
+/** A page of a search: its rows, and where a capped text search stopped before filling it. */
+export interface SearchPage<T> {
+  readonly rows: T[];
+  /** Non-null when the scan reached its cap: the next page starts after this position. */
+  readonly stoppedAt: KeysetPosition | null;
+}
+
+/**
+ * Up to `limit` rows past `after` in sort order. Without a text search one query; with one, the
+ * rows the other filters leave are read SCAN_STEP at a time, opened and matched until `limit`
+ * match, the rows run out or `cap` rows were read.
+ */
+async function readPage<R extends ListedRow, T>(
+  source: SubmissionSource,
+  columns: readonly (keyof R & string)[],
+  convert: (row: R, opened: OpenedColumns) => T,
+  formId: number,
+  filter: SubmissionFilter,
+  sort: SubmissionSort,
+  limit: number,
+  after: KeysetPosition | null,
+  cap: number,
+): Promise<SearchPage<T>> {
+  const select = (size: number, from: KeysetPosition | null) =>
+    page(source.db, formId, filter, sort, size, from)
+      .select(columns as never)
+      .execute() as unknown as Promise<R[]>;
+  if (filter.q === undefined || filter.q === '') {
+    return { rows: (await select(limit, after)).map((row) => convert(row, openColumns(source.sealer, row))), stoppedAt: null };
+  }
+  const matches = textMatcher(filter.q);
+  const rows: T[] = [];
+  let position = after;
+  let scanned = 0;
+  for (;;) {
+    const step = Math.min(SCAN_STEP, cap - scanned);
+    const read = await select(step, position);
+    for (const row of read) {
+      const opened = openColumns(source.sealer, row);
+      if (!matches(opened)) continue;
+      rows.push(convert(row, opened));
+      if (rows.length === limit) return { rows, stoppedAt: null };
+    }
+    scanned += read.length;
+    if (read.length < step) return { rows, stoppedAt: null };
+    const last = read[read.length - 1] as R;
+    position = { createdAt: last.created_at, id: Number(last.id) };
+    if (scanned >= cap) return { rows, stoppedAt: position };
+  }
+}
+
+/** source, formId, filter, sort, limit (rows at most), after (the last row of the previous page). */
+type SearchArgs = [source: SubmissionSource, formId: number, filter: SubmissionFilter, sort: SubmissionSort, limit: number, after: KeysetPosition | null];
+
+/** One page of whole submissions, in the order of `sort`; a text search reads until the page is full (exports). */
+export async function searchSubmissions(...[source, ...rest]: SearchArgs): Promise<SubmissionRecord[]> {
+  return (await readPage<RecordRow, SubmissionRecord>(source, COLUMNS, recordOf, ...rest, Infinity)).rows;
+}
+
+/** A page for a list: a text search opens SEARCH_SCAN_CAP rows at most and says where it stopped. */
+export function searchSubmissionsPage(...[source, ...rest]: SearchArgs): Promise<SearchPage<SubmissionRecord>> {
+  return readPage<RecordRow, SubmissionRecord>(source, COLUMNS, recordOf, ...rest, SEARCH_SCAN_CAP);
 }
 
 /** The same page with only what a CSV export shows. */
-export async function searchListedSubmissions(...args: PageArgs): Promise<ListedSubmission[]> {
-  return (await page(...args).select(LISTED_COLUMNS).execute()).map(toListed);
+export async function searchListedSubmissions(...[source, ...rest]: SearchArgs): Promise<ListedSubmission[]> {
+  return (await readPage<ListedRow, ListedSubmission>(source, LISTED_COLUMNS, toListed, ...rest, Infinity)).rows;
 }
 
-export async function countMatching(db: Db, formId: number, filter: SubmissionFilter): Promise<number> {
-  const row = await filtered(db, formId, filter)
+/** The ids of a form's rows `filter` matches, text search included, in id order (bulk actions); stops past `max` matches. */
+export async function matchingIds<E extends string>(
+  source: SubmissionSource,
+  query: ReturnType<typeof filtered>,
+  q: string,
+  extra: readonly E[],
+  max: number,
+): Promise<Record<E | 'id', unknown>[]> {
+  const matches = textMatcher(q);
+  const out: Record<E | 'id', unknown>[] = [];
+  let lastId = 0;
+  for (;;) {
+    const read = (await query
+      .select(['id', 'uid', 'title', 'values', 'data_key', ...extra] as never)
+      .where('id', '>', lastId)
+      .orderBy('id')
+      .limit(SCAN_STEP)
+      .execute()) as unknown as (SealedRow & Record<E | 'id', unknown>)[];
+    for (const row of read) {
+      if (matches(openColumns(source.sealer, row))) out.push(row);
+      if (out.length > max) return out;
+    }
+    if (read.length < SCAN_STEP) return out;
+    lastId = Number((read[read.length - 1] as { id: unknown }).id);
+  }
+}
+
+/**
+ * How many rows of a form `filter` matches. A text search opens every row the other filters
+ * leave (one data key unwrapped and two columns opened per row), so it costs a read of them all.
+ */
+export async function countMatching(source: SubmissionSource, formId: number, filter: SubmissionFilter): Promise<number> {
+  if (filter.q !== undefined && filter.q !== '') {
+    const matches = textMatcher(filter.q);
+    let n = 0;
+    let lastId = 0;
+    for (;;) {
+      const read = await filtered(source.db, formId, filter).select(['id', 'uid', 'title', 'values', 'data_key']).where('id', '>', lastId).orderBy('id').limit(SCAN_STEP).execute();
+      for (const row of read) if (matches(openColumns(source.sealer, row))) n++;
+      if (read.length < SCAN_STEP) return n;
+      lastId = Number((read[read.length - 1] as { id: number }).id);
+    }
+  }
+  const row = await filtered(source.db, formId, filter)
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
