@@ -15,7 +15,7 @@ import type { WriteBatcher } from '../storage/write-batcher.js';
 import type { AppContext } from '../http/app-context.js';
 import type { ManifestCache } from '../forms/manifest-builder.js';
 import type { SiteRegistry } from '../sites/site-registry.js';
-import type { StepListener } from '../submissions/submit-trace.js';
+import type { AnsweredStep, PaidCompletion, StepListener } from '../submissions/submit-trace.js';
 import { createInsightsWriter, type InsightsWriter } from './insights-writer.js';
 import { createInsightsRecorder, type InsightsRecorder } from './insights-recorder.js';
 import { createInsightsMetrics } from './insights-metrics.js';
@@ -69,7 +69,7 @@ export function createInsightsServices(config: Pick<Config, 'insights'>, deps: I
   const counting = recorder;
   return {
     enabled,
-    steps: counting ? (step) => counting.step(step) : undefined,
+    steps: counting ? Object.assign((step: AnsweredStep) => counting.step(step), { paid: (paid: PaidCompletion) => counting.paid(paid) }) : undefined,
     countViews(manifests) {
       if (!counting) return manifests;
       return {

@@ -8,7 +8,7 @@
  */
 import { FIELD_MESSAGES, fieldMessages, type Form } from '@svc/core';
 import { advanceJourney } from '../submissions/state-token.js';
-import type { AnsweredStep } from '../submissions/submit-trace.js';
+import type { AnsweredStep, PaidCompletion } from '../submissions/submit-trace.js';
 import type { InsightsWriter } from './insights-writer.js';
 import type { InsightsMetrics } from './insights-metrics.js';
 import { messageKey } from './insights-message-keys.js';
@@ -20,7 +20,12 @@ export const FORM_LEVEL = -1;
 
 export interface InsightsRecorder {
   step(step: AnsweredStep): void;
-  /** A manifest served: one view of `form` on `site` (null: the default site). */
+  /**
+   * A submission held for a payment and stored when it was paid: a completion of the journey that
+   * led to it, in the hour of the payment. Its last page is no longer where it was left.
+   */
+  paid(completion: PaidCompletion): void;
+  /** A manifest handed to a client that did not hold it: one view of `form` on `site` (null: the default site). */
   view(form: Form, site: string | null, at: Date): void;
   /** Hands the views tallied since the last call to the writer. */
   takeViews(): void;
@@ -116,6 +121,21 @@ export function createInsightsRecorder(options: RecorderOptions): InsightsRecord
         step(answered);
       } catch {
         // Counting must never change an answer; a step it cannot read is simply not counted.
+      }
+    },
+    paid({ form, site, journey, at }) {
+      try {
+        const base = [form.id, Math.floor(at.getTime() / HOUR_MS), site ?? options.defaultSite] as const;
+        // The checkpoint answered `validated`, so the step itself counted no start and no end.
+        if (!journey.started) {
+          writer.add('svc_insight_counts', [...base, 'start', FORM_LEVEL]);
+          metrics?.start(form.handle);
+        }
+        if (journey.page !== null) writer.add('svc_insight_counts', [...base, 'at', journey.page], -1);
+        writer.add('svc_insight_counts', [...base, 'complete', FORM_LEVEL]);
+        metrics?.complete(form.handle);
+      } catch {
+        // As with a step: counting never changes what the payment did.
       }
     },
     view(form, site, at) {

@@ -8,6 +8,8 @@ import { openJson, sealJson } from '../security/token-crypto.js';
 import { submitForm, type SubmitInput } from '../submissions/submit-pipeline.js';
 import type { PreparedSubmission } from '../submissions/submission-persist.js';
 import type { SubmitResult } from '../submissions/submit-response.js';
+import { heldJourney, type HeldJourney } from '../submissions/submit-trace.js';
+import type { MultiPageState } from '../submissions/state-token.js';
 import { allIds, fileSlots } from '../submissions/submit-files.js';
 import { withKeys } from '../submissions/object-shapes.js';
 import { amountForStored, gatewayOf, resolveIntegration, type PaymentContext } from './payment-context.js';
@@ -22,6 +24,8 @@ export interface SealedCheckpoint {
   readonly amount: number;
   readonly currency: string;
   readonly prepared: PreparedSubmission;
+  /** Where the journey stood (issue #38), so its paid submission completes it; absent in older checkpoints. */
+  readonly journey?: HeldJourney;
 }
 
 /** A large form's values (signatures, tables) make a long seal; this bounds what is opened. */
@@ -52,6 +56,12 @@ function explained(form: Form, result: SubmitResult): SubmitResult {
   const listed = fields.map(([handle, messages]) => `${form.fieldsByHandle.get(handle)?.label ?? handle}: ${messages[0]}`);
   const message = [body.message, ...listed.map((line) => (/[.!?]$/.test(line) ? line : `${line}.`))].filter(Boolean).join(' ');
   return { ...result, body: { ...body, message } };
+}
+
+/** The state the final submit was answered on; the pipeline has opened the same token already. */
+function stateOf(ctx: PaymentContext, form: Form, input: CheckpointInput, now: Date): MultiPageState | null {
+  const token = input.request.context.stateToken;
+  return token === undefined ? null : ctx.submit.stateTokens.open(token, form.uid, now.getTime());
 }
 
 /** The pipeline's answer: `validated` (checkpoint stored) or the submit object that refused it. */
@@ -90,6 +100,7 @@ export async function checkpointPayment(ctx: PaymentContext, form: Form, input: 
         amount: intent.amount,
         currency: intent.currency,
         prepared,
+        journey: heldJourney(form, stateOf(ctx, form, input, now)),
       });
       // Through the submit path's writer: on SQLite concurrent checkpoints share one commit.
       await ctx.submit.writes.run((trx) => saveCheckpoint(trx, { intentId: intent.id, formId: form.id, sealed, at: now.toISOString(), expiresAt: expiresAt.toISOString() }));

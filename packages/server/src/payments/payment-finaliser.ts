@@ -5,6 +5,7 @@
  */
 import { currencyFactor } from '@svc/core';
 import { storePaidSubmission } from '../submissions/submission-persist.js';
+import { heldJourney } from '../submissions/submit-trace.js';
 import type { GatewayEvent, GatewayIntent, PaymentStatus } from './payment-gateway.js';
 import { formatMajor, gatewayOf, type PaymentContext } from './payment-context.js';
 import { openCheckpoint } from './payment-checkpoint.js';
@@ -71,6 +72,10 @@ export async function finalisePayment(ctx: PaymentContext, intentId: string, kno
       },
     });
     await deleteCheckpoint(ctx.db, intentId);
+    // issue #38: the journey that led to the payment completes in insights (spam flagged at the checkpoint does not).
+    if (submission && checkpoint.prepared.spamReasons.length === 0) {
+      ctx.submit.steps?.paid?.({ form, site: checkpoint.prepared.site ?? null, journey: checkpoint.journey ?? heldJourney(form, null), at: ctx.now() });
+    }
     const done = (await findPayment(ctx.db, intentId)) as PaymentRow;
     return { kind: 'finalised', payment: done, submissionUid: submission?.uid ?? null };
   } catch (error) {
