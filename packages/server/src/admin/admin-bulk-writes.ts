@@ -11,7 +11,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import { filtered, matchingIds, type SubmissionFilter } from '../submissions/submission-search.js';
 import type { ValueSealer } from '../privacy/privacy-sealer.js';
-import { deleteSubmissions } from '../submissions/submission-deletion.js';
+import { eraseSubmissions } from '../privacy/privacy-erasure.js';
 import { countFiles } from '../submissions/submission-admin-repository.js';
 import { parseFilter } from './admin-query.js';
 import { assertCanWrite, type AdminKey } from './admin-keys.js';
@@ -198,7 +198,10 @@ async function bulkDelete(services: AdminServices, key: AdminKey, form: Form, re
   const ids = targets.map((t) => t.id);
   const files = new Map<number, number>();
   for (const part of chunks(ids)) for (const [id, n] of await countFiles(services.db, part)) files.set(id, n);
-  return deleteSubmissions(services, ids, (trx) =>
-    appendAuditRows(trx, key, by, form, ids.map((id) => ({ target: id, action: 'submission.delete', detail: { files: files.get(id) ?? 0, bulk: true } })), at),
-  );
+  // issue #37 item 2: through the erasure, so the delete reaches backups (the erasure ledger).
+  return eraseSubmissions(services, ids, {
+    reason: 'delete',
+    at: new Date(at),
+    within: (trx) => appendAuditRows(trx, key, by, form, ids.map((id) => ({ target: id, action: 'submission.delete', detail: { files: files.get(id) ?? 0, bulk: true } })), at),
+  });
 }

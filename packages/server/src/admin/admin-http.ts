@@ -10,6 +10,8 @@ import type { AppContext } from '../http/app-context.js';
 import { SERVICE_VERSION } from '../version.js';
 import { createDownloadLinks } from './download-links.js';
 import type { AdminServices } from './admin-service.js';
+import { createErasureLedger } from '../privacy/privacy-ledger.js';
+import { erasureLedgerPath } from '../privacy/privacy-config.js';
 
 export function createAdminServices(ctx: AppContext): AdminServices {
   return {
@@ -21,6 +23,7 @@ export function createAdminServices(ctx: AppContext): AdminServices {
     deliveries: ctx.deliveries,
     sealer: ctx.sealer,
     now: ctx.submit.now,
+    ledger: createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log }),
   };
 }
 

@@ -21,6 +21,7 @@ import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { DeliveryRecord } from '../notifications/delivery-model.js';
 import type { ValueSealer } from '../privacy/privacy-sealer.js';
 import { notesFor, type SubmissionNote } from './admin-notes-repository.js';
+import type { ErasureLedger } from '../privacy/privacy-ledger.js';
 
 export interface AdminServices {
   readonly db: Kysely<Database>;
@@ -32,6 +33,8 @@ export interface AdminServices {
   /** Opens (and an edit re-seals) the values and titles sealed at rest (issue #37 item 1). */
   readonly sealer: ValueSealer;
   readonly now: () => Date;
+  /** Every delete writes the erasure ledger (issue #37 item 2: privacy/privacy-ledger.ts). */
+  readonly ledger: ErasureLedger;
 }
 
 export interface AdminFormSummary {

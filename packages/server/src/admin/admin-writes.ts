@@ -8,7 +8,7 @@
 import type { Readable } from 'node:stream';
 import { SvcError, type Form } from '@svc/core';
 import { updateSubmissionState } from '../submissions/submission-admin-repository.js';
-import { deleteSubmissions } from '../submissions/submission-deletion.js';
+import { eraseSubmissions } from '../privacy/privacy-erasure.js';
 import { requeueDelivery } from '../notifications/outbox-repository.js';
 import { exportStream } from '../exports/export-stream.js';
 import type { ExportQuery } from './admin-query.js';
@@ -66,9 +66,12 @@ export async function deleteSubmission(services: AdminServices, key: AdminKey, r
   assertCanWrite(key);
   const files = (await services.uploads.listForSubmissions([submission.id])).length;
   const at = services.now();
-  await deleteSubmissions(services, [submission.id], (trx) =>
-    appendAudit(trx, { key, ...by, action: 'submission.delete', form: formHandle, target: `submission:${submission.id}`, detail: { files } }, at),
-  );
+  // issue #37 item 2: through the erasure, so the delete reaches backups (the erasure ledger).
+  await eraseSubmissions(services, [submission.id], {
+    reason: 'delete',
+    at,
+    within: (trx) => appendAudit(trx, { key, ...by, action: 'submission.delete', form: formHandle, target: `submission:${submission.id}`, detail: { files } }, at),
+  });
   return { id: submission.id, formId: submission.formId, formHandle, files };
 }
 

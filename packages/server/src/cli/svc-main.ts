@@ -59,6 +59,10 @@ Commands:
   privacy reindex [--after ID] [--batch N] [--config FILE]
                                    index fields marked personal in stored submissions (resumable)
   privacy receipt-key [--pem]      the public key erasure receipts are signed with
+  backup FILE [--config FILE]      write the database and the disk store's files to one tar
+                                   file (SQLite: VACUUM INTO; PostgreSQL: pg_dump)
+  restore FILE [--config FILE]     put a backup back (service stopped), migrate it, and erase
+                                   again what the erasure ledger lists (docs/privacy.md)
 
 Config: --config FILE, else SVC_CONFIG, else ./svc.config.yaml when present; SVC_* variables override keys.`;
 
@@ -122,6 +126,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command === 'admin' && sub === 'hash-password') return runHashPassword();
   if (command === 'admin' && sub === 'sessions' && rest[0] === 'revoke' && rest.length === 1) return runRevokeSessions({ ...common, user: values.user, key: values.key });
   if (command === 'purge') return runPurge(common);
+  if (command === 'backup' && rest.length === 0) return (await import('./backup-command.js')).runBackup({ ...common, file: sub });
+  if (command === 'restore' && rest.length === 0) return (await import('./restore-command.js')).runRestore({ ...common, file: sub });
   if (command === 'privacy' && rest.length === 0) {
     const { runPrivacy } = await import('./privacy-command.js');
     return runPrivacy({ ...common, sub, email: values.email, identifier: values.identifier, out: values.out, yes: values.yes ?? false, after: values.after, batch: values.batch, pem: values.pem ?? false });

@@ -87,6 +87,8 @@ function resolveFilePaths(raw: Record<string, unknown>, base: string): Record<st
   if (privacy && Array.isArray(privacy.keys)) {
     out.privacy = { ...privacy, keys: privacy.keys.map((k: unknown) => (k && typeof k === 'object' && typeof (k as { file?: unknown }).file === 'string' ? { ...k, file: resolve(base, (k as { file: string }).file) } : k)) };
   }
+  const ledger = (out.privacy as { erasureLedger?: unknown } | undefined)?.erasureLedger;
+  if (typeof ledger === 'string') out.privacy = { ...(out.privacy as object), erasureLedger: resolve(base, ledger) };
   // issue #13: a profile's context-provider module lives next to the config that names it.
   const headless = out.headless as { profiles?: Record<string, { contextProvider?: unknown } | null> } | undefined;
   if (headless?.profiles && typeof headless.profiles === 'object') {

@@ -48,7 +48,7 @@ export const TABLE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   links: ['svc_spent_links', 'svc_classic_flashes', 'svc_classic_sessions', 'svc_audit_log'],
   console: ['svc_console_sessions', 'svc_console_filters'],
   insights: ['svc_insight_steps', 'svc_insight_field_errors', 'svc_insight_counts', 'svc_insight_durations'],
-  privacy: ['svc_privacy_index'],
+  privacy: ['svc_privacy_index', 'svc_erasures', 'svc_erasure_marks'],
 };
 
 const GROUP_PROBES = Object.entries(TABLE_GROUPS).map(([group, tables]) => ({

@@ -6,6 +6,7 @@
  * `svc keys rotate`.
  */
 import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { deriveKey } from '../security/token-crypto.js';
 import { createKeyring, secretKek, type KeyEncryptionKey, type Keyring } from './privacy-keyring.js';
@@ -30,6 +31,11 @@ export const PrivacySection = Type.Object(
       default: null,
       description: 'The id new data keys are wrapped under; null = the last entry of `keys` (or `secret`).',
     }),
+    erasureLedger: Type.Union([Type.String({ minLength: 1 }), Type.Null()], {
+      default: null,
+      description:
+        'The append-only file every erasure is also written to (issue #37): a restored older database erases those submissions again at start. null = `<dataDir>/erasures.log`; keep it off the database\'s disk and out of its backups, and give every instance the same file.',
+    }),
   },
   { additionalProperties: false, default: {} },
 );
@@ -37,6 +43,11 @@ export const PrivacySection = Type.Object(
 export interface PrivacyKeysConfig {
   readonly secret: string | null;
   readonly privacy: { readonly keys: readonly { id: string; file?: string; env?: string }[]; readonly activeKey: string | null };
+}
+
+/** The erasure ledger file of a validated config (privacy-ledger.ts). */
+export function erasureLedgerPath(config: { readonly dataDir: string; readonly privacy: { readonly erasureLedger: string | null } }): string {
+  return resolve(config.privacy.erasureLedger ?? join(config.dataDir, 'erasures.log'));
 }
 
 /** Why the configured keys cannot be used, one line each (config is validated once, at boot). */

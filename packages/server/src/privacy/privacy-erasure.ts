@@ -1,10 +1,11 @@
 /**
- * Erasure (issue #37 item 4): the ONE function every erasure goes through. Today it deletes the
- * submissions' rows, their outbox jobs and blind-index rows (foreign key) and, after the commit,
- * their files, through the existing submission deletion (submission-deletion.ts). When values are
- * sealed under per-submission data keys (issue #37 items 1, 2, 5), this is also where the wrapped
- * data key is destroyed first (crypto-shredding), so retention and the admin delete must come
- * through here too then.
+ * Erasure (issue #37 items 2, 4, 5): the ONE function every deletion of a submission goes through —
+ * a data request, the admin and console deletes (single and bulk) and the retention purges. It
+ * deletes the rows (and with them the wrapped data key their values are sealed under: that is the
+ * shredding), their outbox jobs and blind-index rows, then their files, through the existing
+ * submission deletion (submission-deletion.ts); and it writes each erased submission into the
+ * erasure ledger (privacy-ledger.ts) in the same transaction, then into the ledger file, so a
+ * backup restored later cannot bring the submission back (privacy-ledger-apply.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
@@ -14,14 +15,37 @@ import { appendAudit, type AuditBy } from '../admin/audit-log.js';
 import type { AdminKey } from '../admin/admin-keys.js';
 import type { Subject } from './privacy-blind-index.js';
 import type { ReceiptSigner, SignedReceipt, ErasedSubmission } from './privacy-receipts.js';
+import type { ErasureLedger, ErasureReason } from './privacy-ledger.js';
 import { findSubject } from './privacy-subjects.js';
 
-/** Erases `ids` (rows, jobs, index rows, then files); `within` runs in the rows' transaction. */
-export async function eraseSubmissions(services: DeletionServices, ids: readonly number[], within?: (trx: Transaction<Database>) => Promise<void>): Promise<number> {
-  return deleteSubmissions(services, ids, within);
+export interface ErasureServices extends DeletionServices {
+  readonly ledger: ErasureLedger;
 }
 
-export interface SubjectErasureServices extends DeletionServices {
+export interface ErasureOptions {
+  readonly reason: ErasureReason;
+  readonly at: Date;
+  /** The signed receipt's id, for a data request. */
+  readonly receipt?: string;
+  /** Runs in the rows' transaction (the audit rows of a delete commit with it). */
+  readonly within?: (trx: Transaction<Database>) => Promise<void>;
+}
+
+/** Erases `ids` (ledger rows, rows, jobs, index rows, then files and the ledger file); answers how many rows went. */
+export async function eraseSubmissions(services: ErasureServices, ids: readonly number[], options: ErasureOptions): Promise<number> {
+  if (ids.length === 0) return 0;
+  // Read before the delete, outside its transaction: a row deleted meanwhile by someone else
+  // leaves an entry for a submission already gone, which is harmless; the delete takes only ids.
+  const entries = await services.ledger.describe(services.db, ids, options.reason, options.at, options.receipt ?? null);
+  const deleted = await deleteSubmissions(services, ids, async (trx) => {
+    await services.ledger.record(trx, entries);
+    await options.within?.(trx);
+  });
+  await services.ledger.mirror(entries);
+  return deleted;
+}
+
+export interface SubjectErasureServices extends ErasureServices {
   readonly signer: ReceiptSigner;
   readonly now: () => Date;
 }
@@ -50,6 +74,6 @@ export async function eraseSubject(services: SubjectErasureServices, key: AdminK
     }
   };
   if (ids.length === 0) await services.db.transaction().execute(audit);
-  else await eraseSubmissions(services, ids, audit);
+  else await eraseSubmissions(services, ids, { reason: 'erase', at, receipt: receipt.id, within: audit });
   return services.signer.sign(receipt);
 }

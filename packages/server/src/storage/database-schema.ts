@@ -311,6 +311,32 @@ export interface PrivacyIndexTable {
   hash: string;
 }
 
+/**
+ * issue #37 item 2: one row per erased submission (privacy/privacy-ledger.ts): what went, never a
+ * value. Mirrored to the append-only ledger file so a restored older database erases it again.
+ */
+export interface ErasuresTable {
+  id: Generated<number>;
+  submission_uid: string;
+  form_id: number;
+  /** JSON [{id, key}]: the public ids and storage keys of its uploads. */
+  uploads: string;
+  /** `erase` (a data request), `delete` (admin, console), `retention` or `spam-retention`. */
+  reason: string;
+  /** The signed receipt's id, for an erasure that has one. */
+  receipt: string | null;
+  erased_at: string;
+  /** 1 once the entry is in the ledger file; a start mirrors any 0 left by a crash. */
+  mirrored: Generated<number>;
+}
+
+/** issue #37 item 2: how many bytes of each ledger file (by its id) this database has applied. */
+export interface ErasureMarksTable {
+  ledger: string;
+  applied_bytes: number | string;
+  applied_at: string;
+}
+
 export interface Database {
   svc_forms: FormsTable;
   svc_fields: FieldsTable;
@@ -335,4 +361,6 @@ export interface Database {
   svc_insight_counts: InsightCountsTable;
   svc_insight_durations: InsightDurationsTable;
   svc_privacy_index: PrivacyIndexTable;
+  svc_erasures: ErasuresTable;
+  svc_erasure_marks: ErasureMarksTable;
 }

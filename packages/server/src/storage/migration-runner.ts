@@ -26,6 +26,7 @@ import * as createConsoleFilters from './migrations/202611272237-create-console-
 import * as createPrivacyIndex from './migrations/202611272246-create-privacy-index.js';
 import * as addDataKeys from './migrations/202611280122-add-data-keys.js';
 import * as addSubmissionDataKey from './migrations/202611280126-add-submission-data-key.js';
+import * as createErasureLedger from './migrations/202611280123-create-erasure-ledger.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -55,6 +56,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611272246-create-privacy-index': createPrivacyIndex,
   '202611280122-add-data-keys': addDataKeys,
   '202611280126-add-submission-data-key': addSubmissionDataKey,
+  '202611280123-create-erasure-ledger': createErasureLedger,
 };
 
 /**

@@ -3,19 +3,25 @@
  * global `retention.purgeAfterDays`; null keeps them) are deleted with their files, and spam
  * older than `retention.spamPurgeAfterDays` whatever the form says. Batches keep each delete
  * short, so a first purge of a large backlog never holds a long lock or loads every id at once.
+ * Each batch is an erasure (issue #37 item 5: privacy-erasure.ts), recorded in the erasure
+ * ledger, so a submission past its retention does not come back with a restored backup either.
  */
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/config-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { Database } from './database-schema.js';
-import { deleteSubmissions, releaseOrphanedFiles } from '../submissions/submission-deletion.js';
+import { releaseOrphanedFiles } from '../submissions/submission-deletion.js';
+import { eraseSubmissions } from '../privacy/privacy-erasure.js';
+import type { ErasureLedger, ErasureReason } from '../privacy/privacy-ledger.js';
 
 export interface RetentionServices {
   readonly db: Kysely<Database>;
   readonly forms: Pick<FormRegistry, 'get'>;
   readonly uploads: UploadService;
   readonly retention: Config['retention'];
+  /** Each purge is an erasure, written in the erasure ledger (issue #37 item 5). */
+  readonly ledger: ErasureLedger;
 }
 
 export interface RetentionReport {
@@ -32,12 +38,12 @@ function cutoff(now: Date, days: number): string {
   return new Date(now.getTime() - days * DAY_MS).toISOString();
 }
 
-async function deleteInBatches(services: RetentionServices, select: () => Promise<{ id: number }[]>): Promise<number> {
+async function deleteInBatches(services: RetentionServices, reason: ErasureReason, at: Date, select: () => Promise<{ id: number }[]>): Promise<number> {
   let deleted = 0;
   for (;;) {
     const ids = (await select()).map((r) => Number(r.id));
     if (ids.length === 0) return deleted;
-    deleted += await deleteSubmissions(services, ids);
+    deleted += await eraseSubmissions(services, ids, { reason, at });
     if (ids.length < BATCH) return deleted;
   }
 }
@@ -53,7 +59,7 @@ export async function purgeRetention(services: RetentionServices, now: Date): Pr
   const spamDays = services.retention.spamPurgeAfterDays;
   if (spamDays !== null) {
     const before = cutoff(now, spamDays);
-    spam = await deleteInBatches(services, () =>
+    spam = await deleteInBatches(services, 'spam-retention', now, () =>
       db.selectFrom('svc_submissions').select('id').where('is_spam', '=', 1).where('created_at', '<', before).orderBy('id').limit(BATCH).execute(),
     );
   }
@@ -63,7 +69,7 @@ export async function purgeRetention(services: RetentionServices, now: Date): Pr
     const days = retentionDays(services, form.handle);
     if (days === null) continue;
     const before = cutoff(now, days);
-    submissions += await deleteInBatches(services, () =>
+    submissions += await deleteInBatches(services, 'retention', now, () =>
       db
         .selectFrom('svc_submissions')
         .select('id')
