@@ -66,8 +66,6 @@ import { createInsightsServices, registerInsights, type InsightsFeature } from '
 import { createPrivacyServices, registerPrivacy } from './privacy/privacy-feature.js';
 import { keyringFromConfig } from './privacy/privacy-config.js';
 import { createValueSealer } from './privacy/privacy-sealer.js';
-import { applyErasureLedger } from './privacy/privacy-ledger-apply.js';
-import { erasureLedgerPath } from './privacy/privacy-config.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -167,16 +165,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     });
     // issue #37 item 1: one sealer (keyring of the configured KEKs) for every sealed column.
     const sealer = createValueSealer(keyringFromConfig(config));
-    const drafts = createDraftService(database.db, secret, config.drafts.ttlDays, now, address.resolve);
+    const drafts = createDraftService(database.db, secret, sealer, config.drafts.ttlDays, now, address.resolve);
     const limiterStore = config.redis.url ? createRedisStore(config.redis.url, config.redis.keyPrefix) : createMemoryStore(() => now().getTime());
     cleanups.push(() => limiterStore.close(), () => app.close());
     // Booting without Redis is allowed (limited routes answer 503 until it is back); say so.
     if (!(await limiterStore.ready())) app.log.warn('Redis is not reachable; rate-limited routes answer 503 until it is');
     const fileStore = createFileStore(config.files);
     cleanups.push(() => fileStore.close());
-    // issue #37 item 2: erasures a restored older database has not seen are applied again first.
-    const erasures = await applyErasureLedger({ db: database.db, store: fileStore, path: erasureLedgerPath(config), now });
-    if (erasures.reapplied > 0) app.log.warn({ erasures }, `re-applied ${erasures.reapplied} erasures from the erasure ledger`);
     // One group-commit queue for the hot writes (submissions, uploads) of this process.
     const writes = createWriteBatcher(database.db, database.dialect);
     const uploads = createUploadService({
@@ -188,6 +183,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       tmpDir: join(config.dataDir, 'tmp'),
       ceilingKB: config.files.maxFileSizeKB,
       unattachedHours: config.files.unattachedHours,
+      sealer,
       now,
     });
     const outbound = { ...config.outbound, timeoutMs: config.deliveries.timeoutMs };
@@ -227,6 +223,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       }),
       // A claimed batch is up to 8 rounds of `concurrency` deliveries; the lease outlives all of them.
       options: { ...config.deliveries, leaseMs: config.deliveries.timeoutMs * 10 + 30_000 },
+      sealer,
       now,
       log: app.log,
     });
@@ -238,10 +235,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     };
     warnTemplates();
     forms.onChange(warnTemplates);
-    const deliveries = createDeliveryService({ db: database.db, forms, worker, planner: { mailingListsEnabled: config.mailingLists.url !== null }, sites, localize, now });
+    const deliveries = createDeliveryService({ db: database.db, forms, worker, planner: { mailingListsEnabled: config.mailingLists.url !== null }, sites, localize, sealer, now });
     const limit = (group: 'submit' | 'tokens' | 'graphql' | 'upload') =>
       config.rateLimit.enabled ? createRateLimitHook(limiterStore, group, config.rateLimit[group], metrics?.rateLimited) : null;
-    const idempotency = createIdempotencyStore(database.db);
+    const idempotency = createIdempotencyStore(database.db, sealer);
     // issue #38: every answered step and served manifest counted, as hourly aggregates only.
     const insights = createInsightsServices(config, { db: database.db, writes, log: app.log, sites, now, registry: metrics?.registry ?? null });
     // issue #37: the blind index of `personal` fields, written with each submission.

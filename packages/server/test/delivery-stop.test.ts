@@ -42,6 +42,7 @@ describe('stopping a delivery worker', () => {
         return 'ok';
       },
       options,
+      sealer: svc.context.sealer,
       now: () => new Date(),
       log: quiet,
     });
@@ -59,7 +60,7 @@ describe('stopping a delivery worker', () => {
     for (const row of rows.filter((r) => r.status === 'pending')) expect([row.attempts, row.locked_until]).toEqual([0, null]);
 
     // Another worker takes the rest now, not when the first one's lease would have run out.
-    const other = createDeliveryWorker({ db, dialect: svc.context.database.dialect, handle: async () => 'ok', options, now: () => new Date(), log: quiet });
+    const other = createDeliveryWorker({ db, dialect: svc.context.database.dialect, handle: async () => 'ok', options, sealer: svc.context.sealer, now: () => new Date(), log: quiet });
     expect(await other.drain()).toBe(20 - delivered.length);
     const after = await db.selectFrom('svc_deliveries').select('status').where('status', '!=', 'delivered').execute();
     expect(after).toEqual([]);

@@ -130,7 +130,9 @@ export async function editSubmissionValues(services: AdminServices, key: AdminKe
         .where('revision', '=', revision)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
-      await appendAudit(trx, { key, ...by, action: 'submission.edit', form: formHandle, target: `submission:${submission.id}`, detail: { revision: revision + 1, from: diff.from, to: diff.to } }, at);
+      // The old and new values are a person's data: sealed in the entry (issue #37 item 1).
+      const audit = { seal: services.sealer.forNew(), detail: { from: diff.from, to: diff.to } };
+      await appendAudit(trx, { key, ...by, action: 'submission.edit', form: formHandle, target: `submission:${submission.id}`, detail: { revision: revision + 1 }, sealed: audit }, at);
       return true;
     });
     if (written) return { id: submission.id, revision: revision + 1, changed };

@@ -46,7 +46,8 @@ export async function adminExportRoutes(app: FastifyInstance, deps: AdminExportD
       const { expires, signature } = request.query;
       const valid = services.links.verify(id, typeof expires === 'string' ? expires : undefined, typeof signature === 'string' ? signature : undefined);
       const file = valid ? await findAttachedFile(services.db, id) : undefined;
-      const body = file ? await services.uploads.store.get(file.storage_key) : null;
+      // Opened under the upload's data key (issue #37); Content-Length is the plain size.
+      const body = file ? await services.uploads.read({ storageKey: file.storage_key, dataKey: file.data_key }) : null;
       if (!file || !body) throw new SvcError('FILE_NOT_FOUND');
       const shown = fileResponseHeaders(file.mime, file.name, request.query.inline === '1');
       return reply

@@ -80,7 +80,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const before = query['before'] === undefined ? null : Number(query['before']);
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new SvcError('PAYLOAD_INVALID', '`limit` must be 1 to 500.');
     if (before !== null && (!Number.isSafeInteger(before) || before < 1)) throw new SvcError('PAYLOAD_INVALID', '`before` must be an entry id.');
-    const page = await listAudit(services.db, key, { limit, before });
+    const page = await listAudit(services.db, key, { limit, before }, ctx.sealer);
     return sendData(reply, page.items, { limit, nextCursor: page.nextCursor });
   });
 

@@ -2,11 +2,14 @@
  * The audit log (issue #15): every write a site owner makes, appended with who, what, when and
  * from where, and readable by the owners who may see the form it touched. Nothing updates or
  * deletes an entry. Entries name what changed, not submitted values, except an owner's edit of
- * values (issue #35), whose entry holds the old and new values of the handles it changed.
+ * values (issue #35), whose entry holds the old and new values of the handles it changed, sealed
+ * under a data key of its own (issue #37 item 1: `detail.sealed`, the key in `data_key`), opened
+ * as the log is read.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { AdminKey } from './admin-keys.js';
+import type { RowSeal, ValueSealer } from '../privacy/privacy-sealer.js';
 
 export type AuditAction = 'submission.update' | 'submission.edit' | 'submission.note' | 'submission.delete' | 'delivery.resend' | 'export' | 'profile.link' | 'sign-in' | 'privacy.export' | 'privacy.erase';
 
@@ -29,7 +32,21 @@ export interface AuditInput {
   readonly form: string | null;
   readonly target: string | null;
   readonly detail?: Readonly<Record<string, unknown>>;
+  /** Part of the detail that holds a person's values: stored sealed under `seal`, shown merged into the detail. */
+  readonly sealed?: { readonly seal: RowSeal; readonly detail: Readonly<Record<string, unknown>> };
   readonly ip: string | null;
+}
+
+/** What an entry's sealed detail is bound to: its target (`submission:<id>`). */
+const sealedAad = (target: string | null) => `audit:${target ?? ''}`;
+
+/** The detail as shown: the sealed part opened and merged in, or `erased: true` when it no longer opens. */
+function shownDetail(row: { detail: string; data_key: string | null; target: string | null }, sealer: Pick<ValueSealer, 'openJson'>): Record<string, unknown> {
+  const detail = JSON.parse(row.detail) as Record<string, unknown>;
+  if (row.data_key === null || typeof detail['sealed'] !== 'string') return detail;
+  const { sealed, ...rest } = detail;
+  const opened = sealer.openJson<Record<string, unknown>>(row.data_key, sealed as string, sealedAad(row.target));
+  return opened ? { ...rest, ...opened } : { ...rest, erased: true };
 }
 
 /** Who writes and from where, as a transport knows it; the service adds the key and what changed. */
@@ -49,8 +66,9 @@ export async function appendAudit(db: Kysely<Database>, input: AuditInput, at: D
       action: input.action,
       form_handle: input.form,
       target: input.target,
-      detail: JSON.stringify(input.detail ?? {}),
+      detail: JSON.stringify(input.sealed ? { ...input.detail, sealed: input.sealed.seal.sealJson(input.sealed.detail, sealedAad(input.target)) } : (input.detail ?? {})),
       ip: input.ip,
+      data_key: input.sealed?.seal.wrapped ?? null,
     })
     .execute();
 }
@@ -59,7 +77,12 @@ export async function appendAudit(db: Kysely<Database>, input: AuditInput, at: D
  * Newest first, `limit` at a time, before the entry id `before` (keyset); only entries of forms
  * the key may read, and entries of no form only for a key that sees every form.
  */
-export async function listAudit(db: Kysely<Database>, key: AdminKey, options: { limit: number; before: number | null }): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
+export async function listAudit(
+  db: Kysely<Database>,
+  key: AdminKey,
+  options: { limit: number; before: number | null },
+  sealer: Pick<ValueSealer, 'openJson'>,
+): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
   const items: AuditEntry[] = [];
   let before = options.before;
   // Entries of forms the key cannot see are skipped in the page, not counted against it.
@@ -72,7 +95,7 @@ export async function listAudit(db: Kysely<Database>, key: AdminKey, options: { 
       before = row.id;
       const visible = row.form_handle === null ? key.allForms : key.canRead(row.form_handle);
       if (!visible) continue;
-      items.push({ id: row.id, at: row.at, actor: row.actor, action: row.action, form: row.form_handle, target: row.target, detail: JSON.parse(row.detail) as Record<string, unknown>, ip: row.ip });
+      items.push({ id: row.id, at: row.at, actor: row.actor, action: row.action, form: row.form_handle, target: row.target, detail: shownDetail(row, sealer), ip: row.ip });
       if (items.length === options.limit) break;
     }
     if (rows.length < options.limit * 2) {

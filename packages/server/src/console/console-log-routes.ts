@@ -32,7 +32,7 @@ export async function consoleLogRoutes(scope: FastifyInstance, kit: ConsoleKit):
     if (!current) return reply.redirect(`${CONSOLE_BASE}/sign-in`, 303);
     const before = request.query?.['before'] ? Number(request.query['before']) : null;
     if (before !== null && (!Number.isSafeInteger(before) || before < 1)) throw new SvcError('PAYLOAD_INVALID', '`before` must be an entry id.');
-    const page = await listAudit(services.db, current.principal, { limit: 100, before });
+    const page = await listAudit(services.db, current.principal, { limit: 100, before }, kit.ctx.sealer);
     return pageHeaders(reply).send(renderAudit(page.items, page.nextCursor, current.viewer));
   });
 }

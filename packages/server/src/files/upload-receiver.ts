@@ -10,6 +10,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { SNIFF_BYTES, sniffFile, type FileKind, type Sniffed } from './file-kinds.js';
+import type { ChunkSealer } from './upload-sealing.js';
 
 export interface UploadRules {
   readonly maxBytes: number;
@@ -26,6 +27,11 @@ export type Spooled =
 /** Where an accepted file is written: an open, new file, and how to remove it if the upload fails. */
 export interface SpoolTarget {
   readonly handle: FileHandle;
+  /**
+   * Seals the bytes on their way to the file (issue #37): what is sniffed, counted and digested
+   * is the plain content, what reaches the disk is only ever sealed.
+   */
+  readonly seal?: ChunkSealer;
   discard(): Promise<void>;
 }
 
@@ -59,7 +65,8 @@ export async function spoolUpload(
 
   const write = async (chunk: Buffer) => {
     digest?.update(chunk);
-    await writeAll((target as SpoolTarget).handle, chunk);
+    const { handle, seal } = target as SpoolTarget;
+    await writeAll(handle, seal ? seal.update(chunk) : chunk);
   };
   const decide = async (complete: boolean) => {
     const bytes = Buffer.concat(head ?? []);
@@ -98,6 +105,8 @@ export async function spoolUpload(
     if (!refusal && (stream as { truncated?: boolean }).truncated) refusal = 'too_large';
     if (!refusal && size === 0) refusal = 'empty';
     if (!refusal && head) await decide(true);
+    // The sealer holds the last chunk back until it knows it is the last.
+    if (!refusal && target?.seal) await writeAll(target.handle, target.seal.final());
     await close();
     if (refusal || !sniffed) {
       await target?.discard();

@@ -18,9 +18,11 @@ export interface UploadRow {
   readonly kind: string;
   readonly size: number;
   readonly submissionId: number | null;
+  /** The wrapped data key the stored bytes are sealed under (issue #37); null = stored plain. */
+  readonly dataKey: string | null;
 }
 
-function toRow(row: Pick<FilesTable, 'public_id' | 'form_id' | 'field_handle' | 'column_index' | 'storage_key' | 'name' | 'extension' | 'mime' | 'kind' | 'size' | 'submission_id'>): UploadRow {
+function toRow(row: Pick<FilesTable, (typeof COLUMNS)[number]>): UploadRow {
   return {
     publicId: row.public_id,
     formId: row.form_id,
@@ -33,10 +35,11 @@ function toRow(row: Pick<FilesTable, 'public_id' | 'form_id' | 'field_handle' | 
     kind: row.kind,
     size: Number(row.size),
     submissionId: row.submission_id,
+    dataKey: row.data_key,
   };
 }
 
-const COLUMNS = ['public_id', 'form_id', 'field_handle', 'column_index', 'storage_key', 'name', 'extension', 'mime', 'kind', 'size', 'submission_id'] as const;
+const COLUMNS = ['public_id', 'form_id', 'field_handle', 'column_index', 'storage_key', 'name', 'extension', 'mime', 'kind', 'size', 'submission_id', 'data_key'] as const;
 
 /** Who may claim an upload: its upload token's holder, and (drag and drop) the browser that sent it. */
 export interface UploadOwner {
@@ -63,6 +66,7 @@ export async function insertUpload(db: Db, row: Omit<UploadRow, 'submissionId'> 
     submission_id: null,
     hold_until: null,
     created_at: row.createdAt,
+    data_key: row.dataKey,
   };
   await runCompiled(db, 'insert-upload', () => db.insertInto('svc_files').values(values), Object.values(values));
 }

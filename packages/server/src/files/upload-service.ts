@@ -18,6 +18,8 @@ import type { FileStore } from './file-store.js';
 import { FILE_KINDS, type FileKind, type Sniffed } from './file-kinds.js';
 import { spoolUpload, type Refusal, type SpoolTarget, type UploadRules } from './upload-receiver.js';
 import { intoStore, isDiskFailure, storageUnavailable } from './storage-failure.js';
+import { createChunkSealer, openSealedStream, sealedSize } from './upload-sealing.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 import * as repo from './upload-repository.js';
 import type { UploadOwner, UploadRow } from './upload-repository.js';
 
@@ -68,6 +70,12 @@ export interface UploadService {
   /** Keeps uploads a draft refers to until the draft expires. */
   hold(form: Form, ids: readonly string[], until: Date): Promise<void>;
   listForSubmissions(submissionIds: readonly number[]): Promise<UploadRow[]>;
+  /**
+   * A stored file's plain bytes (every read goes through here: downloads, the privacy export),
+   * opened under the upload's data key; a file stored before sealing (no key) is read as it is.
+   * Null when the bytes are gone or the key is (an erased submission's file).
+   */
+  read(file: { readonly storageKey: string; readonly dataKey: string | null }): Promise<Readable | null>;
   /** Deletes unattached uploads older than `files.unattachedHours` (and past any hold). */
   purgeUnattached(now: Date): Promise<number>;
   /** Removes the files of submissions being deleted (rows first, then blobs; the purge retries). */
@@ -86,6 +94,8 @@ export interface UploadServiceOptions {
   readonly now: () => Date;
   /** Hears the size of every file stored (metrics, issue #16). */
   readonly onStored?: (bytes: number) => void;
+  /** Each upload's bytes are sealed under a data key of its own (issue #37 item 1). */
+  readonly sealer: Pick<ValueSealer, 'newKey' | 'unwrap'>;
 }
 
 const KIND_LABEL: Readonly<Record<FileKind, string>> = {
@@ -162,14 +172,18 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       let storageKey = '';
       // Set by open() while the stream is read; declared wide so the check below is not narrowed to null.
       let spoolPath = null as string | null;
+      // Sealed before any byte reaches the store, the disk's spool file included (issue #37).
+      const dataKey = options.sealer.newKey();
       // The key carries the sniffed extension, so the file is opened once the sniff has decided:
       // in place on the disk store, else in a private spool file that is then put in the store.
       const open = async (sniffed: Sniffed): Promise<SpoolTarget> => {
         storageKey = `${form.uid.toLowerCase()}/${randomHex(16)}.${sniffed.extension.toLowerCase()}`;
+        // Bound to its storage key: a sealed file copied under another key does not open.
+        const seal = createChunkSealer(dataKey.key, storageKey);
         if (store.create) {
           const key = storageKey;
           const create = store.create.bind(store);
-          return { handle: await intoStore(() => create(key)), discard: () => store.delete(key) };
+          return { handle: await intoStore(() => create(key)), seal, discard: () => store.delete(key) };
         }
         tmpReady ??= mkdir(options.tmpDir, { recursive: true, mode: 0o700 });
         // A failed attempt is not kept: the next upload tries to make the spool directory again.
@@ -179,7 +193,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
         });
         const path = join(options.tmpDir, `${randomHex(16)}.upload`);
         spoolPath = path;
-        return { handle: await intoStore(() => openFile(path, 'wx', 0o600)), discard: () => rm(path, { force: true }) };
+        return { handle: await intoStore(() => openFile(path, 'wx', 0o600)), seal, discard: () => rm(path, { force: true }) };
       };
       const spooled = await spoolUpload(file.stream, name, target.rules, open, { digest: wanted.digest === true }).catch((error: unknown) => {
         // A write that fails half-way (the disk filled up) is the store's trouble, not the request's.
@@ -191,7 +205,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
       const id = timeOrderedToken(at.getTime());
       if (spoolPath !== null) {
         try {
-          await intoStore(() => store.put(storageKey, createReadStream(spoolPath as string), { size, contentType: sniffed.mime }));
+          await intoStore(() => store.put(storageKey, createReadStream(spoolPath as string), { size: sealedSize(size), contentType: sniffed.mime }));
         } finally {
           await rm(spoolPath, { force: true });
         }
@@ -208,6 +222,7 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
         mime: sniffed.mime,
         kind: sniffed.kind,
         size,
+        dataKey: dataKey.wrapped,
         createdAt: at.toISOString(),
       };
       let stored: boolean;
@@ -246,6 +261,14 @@ export function createUploadService(options: UploadServiceOptions): UploadServic
     hold: (form, ids, until) => repo.holdUploads(db, form.id, ids, until.toISOString()),
 
     listForSubmissions: (ids) => repo.listForSubmissions(db, ids),
+
+    async read(file) {
+      if (file.dataKey === null) return store.get(file.storageKey);
+      const key = options.sealer.unwrap(file.dataKey);
+      if (!key) return null;
+      const body = await store.get(file.storageKey);
+      return body ? openSealedStream(body, key, file.storageKey) : null;
+    },
 
     async purgeUnattached(now) {
       const before = new Date(now.getTime() - options.unattachedHours * 3_600_000).toISOString();

@@ -13,6 +13,7 @@ import type { DeliveryPayload, DeliveryRecord, DeliveryTarget } from './delivery
 import { planDeliveries, type PlannerOptions } from './delivery-planner.js';
 import { enqueueDeliveries, listDeliveries, requeueDelivery, type NewDelivery } from './outbox-repository.js';
 import type { DeliveryWorker } from './delivery-worker.js';
+import { submissionAad, submissionTitleAad, type RowSeal, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -37,6 +38,11 @@ export interface StoredForDelivery {
   readonly payment?: PaymentSummary | null;
   /** The handle of the site it was made on (issue #34); its emails are in that site's language. */
   readonly site?: string | null;
+  /**
+   * The submission's own data key (issue #37 item 1): its jobs' payloads are sealed under it, so
+   * destroying it shreds them with the values. Absent, the jobs get a data key of their own.
+   */
+  readonly seal?: RowSeal;
 }
 
 export interface DeliveryService {
@@ -91,13 +97,16 @@ export function createDeliveryService(deps: {
   sites: SiteRegistry;
   /** The form as a site's language reads it: a held-back submission is released in its site's words. */
   localize: (form: Form, language: string) => Form;
+  /** Seals the jobs' payloads (issue #37 item 1). */
+  sealer: Pick<ValueSealer, 'forNew' | 'forRow' | 'opener'>;
   now: () => Date;
 }): DeliveryService {
   const { db } = deps;
   const plan = (form: Form, values: Values) => planDeliveries(form, values, deps.planner);
   const jobsOf = (form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], files: readonly UploadRow[] = []): NewDelivery[] => {
     const payload = payloadOf(form, submission, files, siteOf(deps.sites, submission.site));
-    return targets.map((target) => ({ target, submissionId: submission.id, formId: form.id, payload }));
+    const seal = submission.seal ?? deps.sealer.forNew();
+    return targets.map((target) => ({ target, submissionId: submission.id, formId: form.id, payload, seal }));
   };
   const enqueue = async (trx: Db, form: Form, submission: StoredForDelivery, targets: readonly DeliveryTarget[], hasFiles = true) => {
     if (targets.length === 0) return;
@@ -118,15 +127,19 @@ export function createDeliveryService(deps: {
       const held = new Set(existing.map((r) => Number(r.submission_id)));
       const planned = rows.flatMap((row) => {
         const form = held.has(row.id) ? undefined : deps.forms.list().find((f) => f.id === row.form_id);
-        const values = form ? (JSON.parse(row.values) as Values) : {};
+        // Values and title are sealed at rest (issue #37 item 1): opened with the row's own key.
+        const opener = form ? deps.sealer.opener(row.data_key) : null;
+        const values = opener ? (opener.json<Values>(row.values, submissionAad(row.uid)) ?? {}) : {};
         const targets = form ? plan(form, values) : [];
-        return form && targets.length > 0 ? [{ row, form, values, targets }] : [];
+        return form && opener && targets.length > 0 ? [{ row, form, values, title: opener.text(row.title, submissionTitleAad(row.uid)) ?? '', targets }] : [];
       });
       if (planned.length === 0) continue;
       const files = await listForSubmissions(trx, planned.map((p) => p.row.id));
-      const jobs = planned.flatMap(({ row, form, values, targets }) => {
+      const jobs = planned.flatMap(({ row, form, values, title, targets }) => {
         const site = siteOf(deps.sites, row.site);
-        const stored = { id: row.id, uid: row.uid, title: row.title, status: row.status, createdAt: row.created_at, values, site: site.handle };
+        // The jobs' payloads under the submission's own key, so its erasure shreds them too.
+        const seal = deps.sealer.forRow(row.data_key) ?? undefined;
+        const stored = { id: row.id, uid: row.uid, title, status: row.status, createdAt: row.created_at, values, site: site.handle, ...(seal ? { seal } : {}) };
         queued += targets.length;
         return jobsOf(deps.localize(form, site.language), stored, targets, files.filter((f) => f.submissionId === row.id));
       });

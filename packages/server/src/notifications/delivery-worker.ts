@@ -9,7 +9,8 @@ import type { Database } from '../storage/database-schema.js';
 import type { DialectName } from '../storage/database-factory.js';
 import { PermanentDeliveryError, type DeliveryJob } from './delivery-model.js';
 import type { DeliveryHandler } from './delivery-handlers.js';
-import { claimDue, recordAttempts, releaseClaims, type AttemptOutcome } from './outbox-repository.js';
+import { claimDue, recordAttempts, releaseClaims, type AttemptOutcome, type UnreadableJob } from './outbox-repository.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 
 export interface WorkerOptions {
   readonly pollMs: number;
@@ -42,6 +43,8 @@ export function createDeliveryWorker(deps: {
   dialect: DialectName;
   handle: DeliveryHandler;
   options: WorkerOptions;
+  /** Opens the sealed payloads of claimed jobs (issue #37 item 1). */
+  sealer: Pick<ValueSealer, 'openJson'>;
   now: () => Date;
   log: FastifyBaseLogger;
   /** Hears every attempt's kind and outcome (metrics, issue #16). */
@@ -77,6 +80,14 @@ export function createDeliveryWorker(deps: {
     return { ok: outcome.ok, detail: outcome.detail, durationMs: Date.now() - started, next };
   }
 
+  /** A payload that does not open (its key destroyed by an erasure, or altered) is dead at once. */
+  function unreadableOutcome(job: UnreadableJob): AttemptOutcome {
+    const detail = 'the payload cannot be opened: its data key is gone or it was altered';
+    deps.observe?.(job.target.kind, 'dead');
+    log.warn({ delivery: job.uid, kind: job.target.kind, attempts: job.attempts, error: detail }, 'delivery dead-lettered');
+    return { ok: false, detail, durationMs: 0, next: { status: 'dead', at: null } };
+  }
+
   /**
    * Delivers a claimed batch `concurrency` jobs at a time; every outcome comes back, none throws.
    * Once the worker is stopping no new job is started: those left are handed back (`unstarted`).
@@ -102,12 +113,14 @@ export function createDeliveryWorker(deps: {
       const now = deps.now();
       // A stopping worker claims nothing more: its process is on its way out.
       if (stopping) return total;
-      const jobs = await claimDue(db, deps.dialect, batchSize, now.toISOString(), new Date(now.getTime() + options.leaseMs).toISOString());
-      if (jobs.length === 0) return total;
+      const claimed = await claimDue(db, deps.dialect, batchSize, now.toISOString(), new Date(now.getTime() + options.leaseMs).toISOString(), deps.sealer);
+      const { jobs, unreadable } = claimed;
+      if (jobs.length === 0 && unreadable.length === 0) return total;
       const { results, unstarted } = await deliverBatch(jobs);
-      await recordAttempts(db, results, deps.now().toISOString());
+      const dead = unreadable.map((job) => ({ job, outcome: unreadableOutcome(job) }));
+      await recordAttempts(db, [...results, ...dead], deps.now().toISOString());
       await releaseClaims(db, unstarted.map((job) => job.id), deps.now().toISOString());
-      total += results.length;
+      total += results.length + dead.length;
       // A fair share of the event loop: requests waiting behind this pass run before the next batch.
       await new Promise<void>((resume) => setImmediate(resume));
     }

@@ -3,6 +3,11 @@
  * `FOR UPDATE SKIP LOCKED`, so several instances drain one outbox without taking the same job;
  * on SQLite the single writer serialises claims. A worker that dies leaves its lease to expire,
  * and the job is taken again: at least once, never lost.
+ *
+ * A job's payload is the submission as it was, values included, so it is stored sealed (issue #37
+ * item 1) under the data key the job carries in `data_key`: the submission's own when the caller
+ * hands it over, else a fresh one per submission. A job written before sealing (no data key) is
+ * read as it was written.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
@@ -10,6 +15,7 @@ import type { DialectName } from '../storage/database-factory.js';
 import { runCompiled } from '../storage/compiled-queries.js';
 import { timeOrderedUuid } from '../security/token-crypto.js';
 import { describeTarget, type DeliveryJob, type DeliveryPayload, type DeliveryRecord, type DeliveryStatus, type DeliveryTarget } from './delivery-model.js';
+import type { RowSeal, ValueSealer } from '../privacy/privacy-sealer.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -22,19 +28,27 @@ export interface NewDelivery {
   readonly submissionId: number | null;
   readonly formId: number;
   readonly payload: DeliveryPayload;
+  /** The data key its payload is sealed under; a submission's jobs share it with their payload. */
+  readonly seal: RowSeal;
 }
+
+/** What a sealed payload is bound to: a payload column, not a submission's values or title. */
+export const PAYLOAD_AAD = 'delivery:payload';
 
 /**
  * The rows of `jobs` in the column order of `svc_deliveries` (the compiled inserts bind them in
- * this order; keep it fixed). A submission's jobs share their payload object: serialised once.
+ * this order; keep it fixed). A submission's jobs share their payload object: serialised and
+ * sealed once.
  */
 export function deliveryRows(jobs: readonly NewDelivery[], now: string) {
   let lastPayload: DeliveryPayload | null = null;
-  let lastJson = '';
+  let lastSeal: RowSeal | null = null;
+  let lastSealed = '';
   return jobs.map((job) => {
-    if (job.payload !== lastPayload) {
+    if (job.payload !== lastPayload || job.seal !== lastSeal) {
       lastPayload = job.payload;
-      lastJson = JSON.stringify(job.payload);
+      lastSeal = job.seal;
+      lastSealed = job.seal.sealJson(job.payload, PAYLOAD_AAD);
     }
     return {
       uid: timeOrderedUuid(),
@@ -42,7 +56,7 @@ export function deliveryRows(jobs: readonly NewDelivery[], now: string) {
       form_id: job.formId,
       kind: job.target.kind,
       target: JSON.stringify(job.target),
-      payload: lastJson,
+      payload: lastSealed,
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,
@@ -51,6 +65,7 @@ export function deliveryRows(jobs: readonly NewDelivery[], now: string) {
       created_at: now,
       updated_at: now,
       delivered_at: null,
+      data_key: job.seal.wrapped,
     };
   });
 }
@@ -74,10 +89,29 @@ interface ClaimedRow {
   target: string;
   payload: string;
   attempts: number;
+  data_key: string | null;
 }
 
-/** Leases up to `limit` due jobs to the caller until `leaseUntil`. */
-export async function claimDue(db: Kysely<Database>, dialect: DialectName, limit: number, now: string, leaseUntil: string): Promise<DeliveryJob[]> {
+/** A claimed job whose payload does not open (its data key was destroyed, or it was altered). */
+export interface UnreadableJob {
+  readonly id: number;
+  readonly uid: string;
+  readonly attempts: number;
+  readonly target: DeliveryTarget;
+}
+
+/**
+ * Leases up to `limit` due jobs to the caller until `leaseUntil`, their payloads opened; those
+ * that do not open are answered apart, for the caller to dead-letter (no retry can open them).
+ */
+export async function claimDue(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  limit: number,
+  now: string,
+  leaseUntil: string,
+  sealer: Pick<ValueSealer, 'openJson'>,
+): Promise<{ jobs: DeliveryJob[]; unreadable: UnreadableJob[] }> {
   const lock = dialect === 'postgres' ? sql`FOR UPDATE SKIP LOCKED` : sql``;
   const result = await sql<ClaimedRow>`
     UPDATE svc_deliveries SET locked_until = ${leaseUntil}, attempts = attempts + 1, updated_at = ${now}
@@ -88,22 +122,30 @@ export async function claimDue(db: Kysely<Database>, dialect: DialectName, limit
       LIMIT ${limit}
       ${lock}
     )
-    RETURNING id, uid, submission_id, form_id, target, payload, attempts`.execute(db);
-  return result.rows.map((row) => {
+    RETURNING id, uid, submission_id, form_id, target, payload, attempts, data_key`.execute(db);
+  const jobs: DeliveryJob[] = [];
+  const unreadable: UnreadableJob[] = [];
+  for (const row of result.rows) {
     const submissionId = row.submission_id === null ? null : Number(row.submission_id);
-    const payload = JSON.parse(row.payload) as DeliveryPayload;
-    return {
+    const target = JSON.parse(row.target) as DeliveryTarget;
+    const payload = sealer.openJson<DeliveryPayload>(row.data_key, row.payload, PAYLOAD_AAD);
+    if (payload === null) {
+      unreadable.push({ id: Number(row.id), uid: row.uid, attempts: Number(row.attempts), target });
+      continue;
+    }
+    jobs.push({
       id: Number(row.id),
       uid: row.uid,
       submissionId,
       formId: Number(row.form_id),
-      target: JSON.parse(row.target) as DeliveryTarget,
+      target,
       // The column is the submission id's source: a batch statement on PostgreSQL writes the
       // payload before its submission has an id (submission-batch-statement.ts).
       payload: submissionId === null ? payload : { ...payload, submission: { ...payload.submission, id: submissionId } },
       attempts: Number(row.attempts),
-    };
-  });
+    });
+  }
+  return { jobs, unreadable };
 }
 
 /**
@@ -133,7 +175,7 @@ export interface AttemptOutcome {
  * per batch instead of one per job is what lets the worker keep up with submits on SQLite's
  * single writer (issue #11).
  */
-export async function recordAttempts(db: Kysely<Database>, batch: readonly { job: DeliveryJob; outcome: AttemptOutcome }[], now: string): Promise<void> {
+export async function recordAttempts(db: Kysely<Database>, batch: readonly { job: Pick<DeliveryJob, 'id' | 'attempts'>; outcome: AttemptOutcome }[], now: string): Promise<void> {
   let results = batch;
   if (results.length === 0) return;
   await db.transaction().execute(async (trx) => {

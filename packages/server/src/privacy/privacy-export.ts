@@ -41,7 +41,7 @@ export async function exportSubject(services: AdminServices, key: AdminKey, subj
     const files = new Map<number, ExportedFile[]>();
     for (const file of stored) {
       if (file.submissionId === null) continue;
-      const body = await services.uploads.store.get(file.storageKey);
+      const body = await services.uploads.read(file);
       const path = body ? `files/${file.submissionId}/${file.publicId}-${safeName(file.name)}` : null;
       const list = files.get(file.submissionId) ?? [];
       list.push({ id: file.publicId, name: file.name, kind: file.kind, size: file.size, extension: file.extension, field: file.fieldHandle, path });

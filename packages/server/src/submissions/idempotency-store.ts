@@ -2,11 +2,14 @@
  * Idempotency keys (contract §4), kept in the database so every instance sees them. A key is
  * reserved before the request runs, so two identical requests racing on two instances submit
  * once: the second finds the reservation and is told to retry (409) or gets the stored answer.
+ * The stored answer can carry what was submitted, so it is sealed under a data key of its own
+ * (issue #37 item 1); an answer stored before that (no data key) is read as it was written.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import { sha256 } from '../security/token-crypto.js';
 import type { SubmitResult } from './submit-response.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
@@ -24,8 +27,10 @@ export interface IdempotencyStore {
 }
 
 const keyHash = (formId: number, key: string) => sha256(`${formId}:${key}`);
+/** An answer is bound to its key's row: it cannot be moved under another key and replayed there. */
+const answerAad = (hash: string) => `idempotency:${hash}`;
 
-export function createIdempotencyStore(db: Kysely<Database>): IdempotencyStore {
+export function createIdempotencyStore(db: Kysely<Database>, sealer: Pick<ValueSealer, 'forNew' | 'openJson'>): IdempotencyStore {
   async function reserve(hash: string, formId: number, requestHash: string, now: Date): Promise<boolean> {
     const inserted = await db
       .insertInto('svc_idempotency_keys')
@@ -50,14 +55,19 @@ export function createIdempotencyStore(db: Kysely<Database>): IdempotencyStore {
       if (row.response_status === null || row.response_body === null) {
         return { kind: 'conflict', message: 'A request with this idempotency key is still being processed; retry shortly.' };
       }
-      return { kind: 'replay', result: { httpStatus: row.response_status, body: JSON.parse(row.response_body) as SubmitResult['body'] } };
+      const body = sealer.openJson<SubmitResult['body']>(row.data_key, row.response_body, answerAad(hash));
+      // Its key is gone or it was altered: the first request did run, so it must not run again.
+      if (body === null) return { kind: 'conflict', message: 'This idempotency key was used already; its answer can no longer be read.' };
+      return { kind: 'replay', result: { httpStatus: row.response_status, body } };
     },
 
     async complete(formId, key, result) {
+      const hash = keyHash(formId, key);
+      const seal = sealer.forNew();
       await db
         .updateTable('svc_idempotency_keys')
-        .set({ response_status: result.httpStatus, response_body: JSON.stringify(result.body) })
-        .where('key_hash', '=', keyHash(formId, key))
+        .set({ response_status: result.httpStatus, response_body: seal.sealJson(result.body, answerAad(hash)), data_key: seal.wrapped })
+        .where('key_hash', '=', hash)
         .execute();
     },
 

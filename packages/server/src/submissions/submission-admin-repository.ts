@@ -78,7 +78,7 @@ export async function countFiles(db: Db, submissionIds: readonly number[]): Prom
 export async function findAttachedFile(db: Db, publicId: string) {
   return db
     .selectFrom('svc_files')
-    .select(['public_id', 'storage_key', 'name', 'mime', 'size'])
+    .select(['public_id', 'storage_key', 'name', 'mime', 'size', 'data_key'])
     .where('public_id', '=', publicId)
     .where('submission_id', 'is not', null)
     .executeTakeFirst();

@@ -7,12 +7,15 @@ import { timeOrderedUuid } from '../security/token-crypto.js';
 import { claimDue, type NewDelivery } from '../notifications/outbox-repository.js';
 import type { DeliveryPayload } from '../notifications/delivery-model.js';
 import { insertSubmissionBatch, type BatchSubmission } from './submission-batch-statement.js';
+import { createValueSealer } from '../privacy/privacy-sealer.js';
+import { createKeyring } from '../privacy/privacy-keyring.js';
 
 describeWithService('one statement for a batch of submissions and their jobs (PostgreSQL)', postgresUrl(), 'SVC_TEST_POSTGRES_URL is not set', (adminUrl) => {
   let scratch: ScratchDatabase;
   let handle: DatabaseHandle;
   let formId: number;
   const now = '2026-11-26T12:00:00.000Z';
+  const sealer = createValueSealer(createKeyring([{ id: 'k1', key: Buffer.alloc(32, 7) }], 'k1'));
 
   beforeAll(async () => {
     scratch = await createScratchDatabase(adminUrl);
@@ -38,11 +41,13 @@ describeWithService('one statement for a batch of submissions and their jobs (Po
       values: { firstName: title },
       files: [],
     };
+    const seal = sealer.forNew();
     const jobs: NewDelivery[] = Array.from({ length: targets }, (_, i) => ({
       target: { kind: 'webhook', url: `https://hooks.example.test/${title}/${i}` },
       submissionId: null,
       formId: form,
       payload,
+      seal,
     }));
     const row = { uid, formId: form, tokenHash: `hash-${title}`, title, status: 'open', isSpam: false, spamReasons: [], ip: null, values: { firstName: title }, createdAt: now };
     return { row, jobs };
@@ -54,7 +59,7 @@ describeWithService('one statement for a batch of submissions and their jobs (Po
     expect(new Set(ids).size).toBe(3);
     const rows = await handle.db.selectFrom('svc_submissions').select(['id', 'uid', 'title']).where('id', 'in', ids).execute();
     expect(new Map(rows.map((r) => [r.uid, Number(r.id)]))).toEqual(new Map(batch.map((b, i) => [b.row.uid, ids[i]])));
-    const jobs = await claimDue(handle.db, 'postgres', 10, now, '2026-11-26T13:00:00.000Z');
+    const { jobs } = await claimDue(handle.db, 'postgres', 10, now, '2026-11-26T13:00:00.000Z', sealer);
     expect(jobs).toHaveLength(3);
     for (const job of jobs) {
       const title = (job.target as { url: string }).url.split('/')[3] as string;
