@@ -38,7 +38,9 @@ describe('svc export, submissions list and purge', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('exports CSV to a file with the API exporter and reports the row count', async () => {
+  // Each run is a process that loads the whole CLI; the four that only read run side by side
+  // (each writes its own file, if any), and the purge, which deletes, after them.
+  it.concurrent('exports CSV to a file with the API exporter and reports the row count', async () => {
     const out = join(dir, 'notes.csv');
     const run = await svc(['export', '--form', 'notes', '--format', 'csv', '--out', out, '--bom']);
     expect(run.status, run.stderr).toBe(0);
@@ -52,7 +54,7 @@ describe('svc export, submissions list and purge', () => {
     expect(existsSync(`${out}.partial`)).toBe(false);
   });
 
-  it('exports JSON Lines with the same filters as the API', async () => {
+  it.concurrent('exports JSON Lines with the same filters as the API', async () => {
     const out = join(dir, 'spam.jsonl');
     const run = await svc(['export', '--form', 'notes', '--format', 'jsonl', '--spam', 'true', '--out', out]);
     expect(run.status, run.stderr).toBe(0);
@@ -60,20 +62,24 @@ describe('svc export, submissions list and purge', () => {
     expect(lines).toEqual([expect.objectContaining({ title: 'Spam', isSpam: true })]);
   });
 
-  it('fails clearly for an unknown form, a bad filter or missing flags, leaving no file', async () => {
+  it.concurrent('fails clearly for an unknown form, a bad filter or missing flags, leaving no file', async () => {
     const out = join(dir, 'nope.csv');
-    const unknown = await svc(['export', '--form', 'nope', '--out', out]);
+    // Three processes that read and refuse, so they run side by side (each loads the whole CLI).
+    const [unknown, bad, missing] = await Promise.all([
+      svc(['export', '--form', 'nope', '--out', out]),
+      svc(['export', '--form', 'notes', '--format', 'xlsx', '--out', out]),
+      svc(['export', '--form', 'notes']),
+    ]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/Form "nope" not found/);
-    const bad = await svc(['export', '--form', 'notes', '--format', 'xlsx', '--out', out]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/"format" must be csv or jsonl/);
     expect(existsSync(out)).toBe(false);
-    expect((await svc(['export', '--form', 'notes'])).status).toBe(2);
+    expect(missing.status).toBe(2);
   });
 
-  it('lists submissions as a table, newest first, with control characters made harmless', async () => {
-    const run = await svc(['submissions', 'list', '--form', 'notes']);
+  it.concurrent('lists submissions as a table, newest first, with control characters made harmless', async () => {
+    const [run, limited] = await Promise.all([svc(['submissions', 'list', '--form', 'notes']), svc(['submissions', 'list', '--form', 'notes', '--limit', '1'])]);
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^id\s+created\s+status\s+spam\s+title$/);
@@ -81,7 +87,6 @@ describe('svc export, submissions list and purge', () => {
     expect(lines[3]).toMatch(/^\d+\s+2026-11-02 09:00:00\s+closed\s+no\s+Bob \[31m red$/);
     expect(run.stdout).not.toContain('\u001b');
     expect(lines.at(-1)).toBe('3 submission(s)');
-    const limited = await svc(['submissions', 'list', '--form', 'notes', '--limit', '1']);
     expect(limited.stdout.trimEnd().split('\n').at(-1)).toBe('1 submission(s) (more: raise --limit)');
   });
 
