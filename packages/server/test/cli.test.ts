@@ -22,6 +22,9 @@ function tempDir(prefix: string): string {
  */
 const RUN_TIMEOUT_MS = 90_000;
 
+// Every test runs its own commands in its own directory (or only reads the checkout), so the
+// suites are concurrent: the runs overlap instead of queueing one CPU-bound load after another.
+
 function svc(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
   return runSvc(args, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, timeoutMs: RUN_TIMEOUT_MS });
 }
@@ -30,7 +33,7 @@ afterAll(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('svc forms check', () => {
+describe.concurrent('svc forms check', () => {
   it('passes the example forms and names them', async () => {
     const run = await svc(['forms', 'check', EXAMPLE_FORMS_DIR]);
     expect(run.status).toBe(0);
@@ -54,8 +57,7 @@ describe('svc forms check', () => {
 
   it('prints its version for --version and version (issue #31)', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/server/package.json'), 'utf8')) as { version: string };
-    for (const args of [['--version'], ['version']]) {
-      const run = await svc(args);
+    for (const run of await Promise.all([svc(['--version']), svc(['version'])])) {
       expect(run.status).toBe(0);
       expect(run.stdout).toBe(`svc ${version}\n`);
     }
@@ -68,7 +70,7 @@ describe('svc forms check', () => {
   });
 });
 
-describe('every CLI failure is one clear line (issue #11)', () => {
+describe.concurrent('every CLI failure is one clear line (issue #11)', () => {
   const oneLine = (run: CommandRun) => {
     const lines = run.stderr.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('npm warn'));
     expect(lines, run.stderr).toHaveLength(1);
@@ -131,7 +133,7 @@ describe('every CLI failure is one clear line (issue #11)', () => {
   });
 });
 
-describe('svc serve', () => {
+describe.concurrent('svc serve', () => {
   it('refuses to start without a secret outside development, listing the problem', async () => {
     const run = await svc(['serve', '--config', join(ROOT, 'examples/svc.config.yaml')], {
       cwd: tempDir('svc-cli-nosecret-'),
