@@ -107,6 +107,16 @@ function post(entries: [string, string][], referer: string) {
   });
 }
 
+/** A form post to the hosted page's own address (a profile link's form posts back to the link). */
+function postTo(url: string, entries: [string, string][]) {
+  return svc.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://forms.example.test', host: 'forms.example.test' },
+    payload: new URLSearchParams(entries).toString(),
+  });
+}
+
 async function stored(handle: string): Promise<Record<string, unknown>[]> {
   const form = svc.context.forms.get(handle)!;
   const rows = await svc.context.database.db.selectFrom('svc_submissions').selectAll().where('form_id', '=', form.id).execute();
@@ -249,6 +259,55 @@ describe('a hosted page', () => {
     const forged = await page(`/f/contact?profile=feedback&token=not-a-token`);
     expect(forged.statusCode).toBe(401);
     expect(forged.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('opens a signed link without JavaScript: its form is filled from the link, posts with the profile applied and spends the link', async () => {
+    const token = await svc.context.profiles.links.sign({ profile: 'feedback', properties: { eventId: 7 }, ttlSeconds: 600, singleUse: true });
+    const url = `/f/contact?profile=feedback&token=${encodeURIComponent(token)}`;
+    const opened = await page(url);
+    expect(opened.statusCode).toBe(200);
+    // The element's content for a browser without JavaScript: a form that posts back to the link.
+    const action = /<form [^>]*method="post" action="([^"]+)"/.exec(opened.body)?.[1]?.replace(/&amp;/g, '&');
+    expect(action).toBe(url);
+    expect(opened.body).toMatch(/<textarea[^>]*name="message"[^>]*>About event 7<\/textarea>/);
+    expect(opened.body).not.toContain('name="formHash"');
+    const entries = formEntries(opened.body, { name: 'Ann Lee', email: 'ann.link@example.test', message: 'About event 7' });
+
+    // A refused post draws the form again with its errors and what was typed; nothing is stored.
+    const before = (await stored('contact')).length;
+    const refused = await postTo(action!, entries.map(([name, value]) => [name, name === 'email' ? 'not an address' : value]));
+    expect(refused.statusCode).toBe(422);
+    expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(refused.body).toContain('aria-invalid="true"');
+    expect(refused.body).toContain('value="not an address"');
+    expect((await stored('contact')).length).toBe(before);
+
+    const sent = await postTo(action!, formEntries(refused.body, { name: 'Ann Lee', email: 'ann.link@example.test', message: 'About event 7' }));
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.body).toContain('<p class="done" role="status">Thanks, we will write back.</p>');
+    expect(sent.body).not.toContain('<script');
+    const listing = await svc.app.inject({ method: 'GET', url: '/svc/api/admin/forms/contact/submissions', headers: { authorization: `Bearer ${API_KEY}` } });
+    const id = listing.json<{ data: { id: number; values: Record<string, unknown> }[] }>().data.find((row) => row.values.email === 'ann.link@example.test')?.id;
+    const item = (await svc.app.inject({ method: 'GET', url: `/svc/api/admin/submissions/${id}`, headers: { authorization: `Bearer ${API_KEY}` } })).json<{ data: { values: Record<string, unknown>; profile: Record<string, unknown> | null } }>().data;
+    expect(item.values).toMatchObject({ name: 'Ann Lee', message: 'About event 7' });
+    expect(item.profile).toMatchObject({ name: 'feedback', properties: { eventId: 7 }, issuer: 'svc' });
+    expect((await stored('contact')).length).toBe(before + 1);
+
+    // Single use: the page and a second post both say the link is spent, and store nothing.
+    expect((await page(url)).statusCode).toBe(409);
+    const again = await postTo(action!, entries);
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('<h1>This link has already been used.</h1>');
+    expect((await stored('contact')).length).toBe(before + 1);
+  });
+
+  it('refuses a profile form post with a forged link, and a post to a page that names no profile, as pages', async () => {
+    const token = await svc.context.profiles.links.sign({ profile: 'feedback', properties: { eventId: 8 }, ttlSeconds: 600, singleUse: true });
+    const entries = formEntries((await page(`/f/contact?profile=feedback&token=${encodeURIComponent(token)}`)).body, { name: 'Bo', email: 'bo@example.test' });
+    const forged = await postTo('/f/contact?profile=feedback&token=not-a-token', entries);
+    expect([forged.statusCode, forged.headers['content-type']]).toEqual([401, 'text/html; charset=utf-8']);
+    const plain = await postTo('/f/contact', entries);
+    expect([plain.statusCode, plain.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
   });
 
   it("serves lean bundles: one language's catalogue, and phone metadata only for a form with a phone field", async () => {
