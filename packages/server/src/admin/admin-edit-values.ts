@@ -130,6 +130,10 @@ export async function editSubmissionValues(services: AdminServices, key: AdminKe
         .where('revision', '=', revision)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
+      // issue #37 item 3: the blind index follows the values, so the person an edited address or
+      // identifier now names is found, and the one it named before is not.
+      await trx.deleteFrom('svc_privacy_index').where('submission_id', '=', submission.id).execute();
+      await services.blindIndex.write(trx, submission.id, form.id, services.blindIndex.entries(form, outcome.values));
       // The old and new values are a person's data: sealed in the entry (issue #37 item 1).
       const audit = { seal: services.sealer.forNew(), detail: { from: diff.from, to: diff.to } };
       await appendAudit(trx, { key, ...by, action: 'submission.edit', form: formHandle, target: `submission:${submission.id}`, detail: { revision: revision + 1 }, sealed: audit }, at);

@@ -12,6 +12,7 @@ import { createDownloadLinks } from './download-links.js';
 import type { AdminServices } from './admin-service.js';
 import { createErasureLedger } from '../privacy/privacy-ledger.js';
 import { erasureLedgerPath } from '../privacy/privacy-config.js';
+import { createBlindIndex } from '../privacy/privacy-blind-index.js';
 
 export function createAdminServices(ctx: AppContext): AdminServices {
   return {
@@ -24,6 +25,7 @@ export function createAdminServices(ctx: AppContext): AdminServices {
     sealer: ctx.sealer,
     now: ctx.submit.now,
     ledger: createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log }),
+    blindIndex: createBlindIndex(ctx.config.secret as string),
   };
 }
 

@@ -22,6 +22,7 @@ import type { DeliveryRecord } from '../notifications/delivery-model.js';
 import type { ValueSealer } from '../privacy/privacy-sealer.js';
 import { notesFor, type SubmissionNote } from './admin-notes-repository.js';
 import type { ErasureLedger } from '../privacy/privacy-ledger.js';
+import type { BlindIndex } from '../privacy/privacy-blind-index.js';
 
 export interface AdminServices {
   readonly db: Kysely<Database>;
@@ -35,6 +36,8 @@ export interface AdminServices {
   readonly now: () => Date;
   /** Every delete writes the erasure ledger (issue #37 item 2: privacy/privacy-ledger.ts). */
   readonly ledger: ErasureLedger;
+  /** The privacy room's blind index, rewritten when an owner edits the values (issue #37 item 3). */
+  readonly blindIndex: BlindIndex;
 }
 
 export interface AdminFormSummary {
