@@ -43,6 +43,19 @@ settings:
 fields:
   - { type: text, handle: question, label: Question }
 `,
+  'survey.yaml': `name: Survey
+settings:
+  hostedPage: true
+pages:
+  - label: First
+    rows:
+      - - { type: text, handle: topic, label: Topic, required: true }
+      - - { type: submit, labelNext: Next, labelPrev: Back }
+  - label: Second
+    rows:
+      - - { type: text, handle: verdict, label: Verdict, required: true }
+      - - { type: submit, label: Send, labelPrev: Back }
+`,
   'private.yaml': `name: Private
 fields:
   - { type: text, handle: name, label: Name }
@@ -65,7 +78,7 @@ beforeAll(async () => {
       captcha: { turnstile: { siteKey: 'site-key', secretKey: 'secret-key' } },
       admin: { keys: [{ name: 'owner', sha256: createHash('sha256').update(API_KEY).digest('hex'), scopes: ['read'], forms: ['*'] }] },
       headless: {
-        forms: { contact: open, signup: open, private: open, ask: open },
+        forms: { contact: open, signup: open, private: open, ask: open, survey: open },
         profiles: {
           feedback: {
             form: 'contact',
@@ -73,6 +86,12 @@ beforeAll(async () => {
             singleUse: true,
             properties: { eventId: { type: 'integer', required: true } },
             context: { defaultValues: { message: 'About event {{ properties.eventId }}' } },
+          },
+          round: {
+            form: 'survey',
+            requiresSignedToken: true,
+            properties: { round: { type: 'integer', required: true } },
+            context: { defaultValues: { topic: 'Round {{ properties.round }}' } },
           },
         },
       },
@@ -299,6 +318,28 @@ describe('a hosted page', () => {
     expect(again.statusCode).toBe(409);
     expect(again.body).toContain('<h1>This link has already been used.</h1>');
     expect((await stored('contact')).length).toBe(before + 1);
+  });
+
+  it('carries a signed link through a form of two pages without JavaScript, its state signed from page to page', async () => {
+    const token = await svc.context.profiles.links.sign({ profile: 'round', properties: { round: 3 }, ttlSeconds: 600 });
+    const url = `/f/survey?profile=round&token=${encodeURIComponent(token)}`;
+    const first = await page(url);
+    expect(first.body).toContain('Page 1 of 2');
+    expect(first.body).toMatch(/<input[^>]*name="topic"[^>]*value="Round 3"/);
+    // A browser posts the filled-in value as it stands.
+    const second = await postTo(url, formEntries(first.body, { topic: 'Round 3' }));
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.body).toContain('Page 2 of 2');
+    expect(second.body).toMatch(/<input type="hidden" name="svc_state" value="[^"]+">/);
+    const before = (await stored('survey')).length;
+    const sent = await postTo(url, formEntries(second.body, { verdict: 'Good' }));
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.body).toContain('<p class="done" role="status">');
+    const rows = await stored('survey');
+    expect(rows.length).toBe(before + 1);
+    // The values of both pages, whatever the storage does with them, as the owner reads them.
+    const listing = await svc.app.inject({ method: 'GET', url: '/svc/api/admin/forms/survey/submissions', headers: { authorization: `Bearer ${API_KEY}` } });
+    expect(listing.json<{ data: { values: Record<string, unknown> }[] }>().data.map((row) => row.values)).toContainEqual({ topic: 'Round 3', verdict: 'Good' });
   });
 
   it('refuses a profile form post with a forged link, and a post to a page that names no profile, as pages', async () => {
