@@ -10,26 +10,40 @@ import { join, resolve } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { createAdminTestApp, seed } from './support/admin-fixture.js';
+import { consoleBrowser } from './support/console-browserless.js';
 import { purgeExpired } from '../src/storage/purge-job.js';
 
 const FORMS_DIR = resolve(import.meta.dirname, 'fixtures/privacy-forms');
 const API_KEY = `svc_${randomBytes(24).toString('base64url')}`;
+const WRITER_KEY = `svc_${randomBytes(24).toString('base64url')}`;
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-describe('an owner edits a personal value', () => {
+describe('an owner edits a personal value, and the console bar', () => {
   let svc: TestApp;
   beforeAll(async () => {
     svc = await createTestApp({
       config: {
         forms: { dir: FORMS_DIR, watch: false },
         headless: { forms: { signup: { exposeManifest: true, allowSubmit: true } } },
-        admin: { keys: [{ name: 'desk', sha256: sha(API_KEY), scopes: ['read', 'write', 'privacy'], forms: ['*'] }] },
+        admin: {
+          keys: [
+            { name: 'desk', sha256: sha(API_KEY), scopes: ['read', 'write', 'privacy'], forms: ['*'] },
+            { name: 'writer', sha256: sha(WRITER_KEY), scopes: ['read', 'write'], forms: ['*'] },
+          ],
+        },
         deliveries: { enabled: false },
       },
     });
   });
   afterAll(async () => {
     await svc?.close();
+  });
+
+  it('finds the privacy page from the console bar, when signed in with the privacy scope only', async () => {
+    const desk = await consoleBrowser(svc, API_KEY);
+    expect((await desk.get('/svc/console/')).body).toContain('<a href="/svc/console/privacy">Privacy</a>');
+    const writer = await consoleBrowser(svc, WRITER_KEY);
+    expect((await writer.get('/svc/console/')).body).not.toContain('/svc/console/privacy');
   });
 
   const admin = (method: 'POST' | 'PATCH', url: string, body: unknown): Promise<LightMyRequestResponse> =>

@@ -81,7 +81,7 @@ export function createConsoleKit(ctx: AppContext, secret: string) {
       await sessions.end(session);
       return null;
     }
-    return { session, principal, viewer: { name: principal.name, csrf: sessions.csrf(session), canWrite: principal.canWrite, zone: consoleZone(ctx) } };
+    return { session, principal, viewer: { name: principal.name, csrf: sessions.csrf(session), canWrite: principal.canWrite, canPrivacy: principal.canPrivacy, zone: consoleZone(ctx) } };
   };
 
   /** A browser's POST comes from this console's own pages: SameSite=Strict cookies, and the Origin if sent. */

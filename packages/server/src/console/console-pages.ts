@@ -56,6 +56,8 @@ export interface Viewer {
   readonly name: string;
   readonly csrf: string;
   readonly canWrite: boolean;
+  /** Holds the privacy scope (issue #37): the bar links the privacy requests page. */
+  readonly canPrivacy?: boolean;
   /** The IANA zone dates are shown in (issue #35): the default site's, else UTC. */
   readonly zone?: string;
 }
@@ -66,9 +68,11 @@ export function when(iso: string, viewer: { readonly zone?: string } | null): st
 }
 
 /** A console page: the bar (with sign-out when signed in), one stylesheet, a script file when named. */
-export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string } | null, script?: string): string {
+export function consolePage(title: string, body: string, signedInAs: { name: string; csrf: string; canPrivacy?: boolean } | null, script?: string): string {
+  // The privacy requests page only for those who may use it (issue #37); the others get a 403 there.
+  const privacy = signedInAs?.canPrivacy ? ` · <a href="${CONSOLE_BASE}/privacy">Privacy</a>` : '';
   const bar = signedInAs
-    ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/spam">Spam</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a> · <a href="${CONSOLE_BASE}/help">Help</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
+    ? `<header><strong>svc console</strong><nav aria-label="Console"><a href="${CONSOLE_BASE}/">Forms</a> · <a href="${CONSOLE_BASE}/spam">Spam</a> · <a href="${CONSOLE_BASE}/deliveries">Dead letters</a> · <a href="${CONSOLE_BASE}/audit">Audit log</a>${privacy} · <a href="${CONSOLE_BASE}/help">Help</a></nav><form method="post" action="${CONSOLE_BASE}/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(signedInAs.csrf)}"><span>${escapeHtml(signedInAs.name)}</span> <button type="submit">Sign out</button></form></header>`
     : '<header><strong>svc console</strong></header>';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${CONSOLE_BASE}/console.css">${script ? `<script src="${CONSOLE_BASE}/${script}" defer></script>` : ''}${signedInAs ? `<script src="${CONSOLE_BASE}/console-shortcuts.js" defer></script>` : ''}</head><body>${bar}<main>${body}</main></body></html>`;
 }
