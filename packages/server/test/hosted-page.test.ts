@@ -281,7 +281,8 @@ describe('a hosted page', () => {
   });
 
   it('opens a signed link without JavaScript: its form is filled from the link, posts with the profile applied and spends the link', async () => {
-    const token = await svc.context.profiles.links.sign({ profile: 'feedback', properties: { eventId: 7 }, ttlSeconds: 600, singleUse: true });
+    // The link prefills the name (locked: stored whatever is posted); the profile fills the message.
+    const token = await svc.context.profiles.links.sign({ profile: 'feedback', properties: { eventId: 7 }, ttlSeconds: 600, singleUse: true, prefill: { name: 'Ann Lee' } });
     const url = `/f/contact?profile=feedback&token=${encodeURIComponent(token)}`;
     const opened = await page(url);
     expect(opened.statusCode).toBe(200);
@@ -289,6 +290,7 @@ describe('a hosted page', () => {
     const action = /<form [^>]*method="post" action="([^"]+)"/.exec(opened.body)?.[1]?.replace(/&amp;/g, '&');
     expect(action).toBe(url);
     expect(opened.body).toMatch(/<textarea[^>]*name="message"[^>]*>About event 7<\/textarea>/);
+    expect(opened.body).toMatch(/<input[^>]*name="name"[^>]*value="Ann Lee"/);
     expect(opened.body).not.toContain('name="formHash"');
     const entries = formEntries(opened.body, { name: 'Ann Lee', email: 'ann.link@example.test', message: 'About event 7' });
 
@@ -301,7 +303,7 @@ describe('a hosted page', () => {
     expect(refused.body).toContain('value="not an address"');
     expect((await stored('contact')).length).toBe(before);
 
-    const sent = await postTo(action!, formEntries(refused.body, { name: 'Ann Lee', email: 'ann.link@example.test', message: 'About event 7' }));
+    const sent = await postTo(action!, formEntries(refused.body, { name: 'Someone Else', email: 'ann.link@example.test', message: 'About event 7' }));
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.body).toContain('<p class="done" role="status">Thanks, we will write back.</p>');
     expect(sent.body).not.toContain('<script');
@@ -321,7 +323,7 @@ describe('a hosted page', () => {
   });
 
   it('carries a signed link through a form of two pages without JavaScript, its state signed from page to page', async () => {
-    const token = await svc.context.profiles.links.sign({ profile: 'round', properties: { round: 3 }, ttlSeconds: 600 });
+    const token = await svc.context.profiles.links.sign({ profile: 'round', properties: { round: 3 }, ttlSeconds: 600, singleUse: false });
     const url = `/f/survey?profile=round&token=${encodeURIComponent(token)}`;
     const first = await page(url);
     expect(first.body).toContain('Page 1 of 2');
