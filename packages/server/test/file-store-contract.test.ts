@@ -16,6 +16,8 @@ import type { FileStore } from '../src/files/file-store.js';
 import { startS3Server, S3RVER_CREDENTIALS, S3_TEST_REGION, type S3TestServer } from './support/s3-server.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { tinyPng } from './support/sample-files.js';
+import { buffer } from 'node:stream/consumers';
+import { sealedSize } from '../src/files/upload-sealing.js';
 
 const FILE_FORMS_DIR = resolve(import.meta.dirname, 'fixtures/file-forms');
 const PNG = tinyPng();
@@ -366,15 +368,19 @@ describe('uploads through the app with files.store = s3', () => {
     expect(svc.context.uploads.store.name).toBe('s3');
   });
 
-  it('stores a drag-and-drop upload in the bucket with the exact bytes', async () => {
+  it('stores a drag-and-drop upload in the bucket sealed, and reads back the exact bytes', async () => {
     const res = await upload(randomUUID());
     expect(res.statusCode, res.body).toBe(200);
     const { data } = res.json() as { data: { id: string; name: string; extension: string; size: number } };
     expect(data).toMatchObject({ name: 'pixel.png', extension: 'png', size: PNG.length });
     const key = await storageKeyOf(data.id);
     expect(key).toMatch(/^[0-9a-f-]+\/[0-9a-f]{32}\.png$/);
-    expect(await bucket.listObjects(key)).toEqual([{ key, size: PNG.length }]);
-    expect((await bucket.readObject(key))?.toString('hex')).toBe(PNG.toString('hex'));
+    // issue #37: the bucket holds the bytes sealed under the upload's data key, never the file.
+    expect(await bucket.listObjects(key)).toEqual([{ key, size: sealedSize(PNG.length) }]);
+    expect((await bucket.readObject(key))?.includes(PNG.subarray(0, 16))).toBe(false);
+    const row = await svc.context.database.db.selectFrom('svc_files').select('data_key').where('public_id', '=', data.id).executeTakeFirstOrThrow();
+    const opened = await svc.context.uploads.read({ storageKey: key, dataKey: row.data_key });
+    expect(opened && (await buffer(opened)).equals(PNG)).toBe(true);
   });
 
   it('removes the object when the submission that holds the upload is deleted', async () => {

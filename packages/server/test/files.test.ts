@@ -17,6 +17,8 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 import { describeEachDialect } from './support/dialects.js';
 import { paddedPdf, tinyPng } from './support/sample-files.js';
 import { fieldPart, filePart, multipartBody, type MultipartPart } from './support/multipart-body.js';
+import { buffer } from 'node:stream/consumers';
+import { sealedSize } from '../src/files/upload-sealing.js';
 import { postGraphql } from './support/graphql-client.js';
 
 const FORMS_DIR = resolve(import.meta.dirname, 'fixtures/file-forms');
@@ -86,6 +88,7 @@ interface FileRow {
   readonly submission_id: number | null;
   readonly hold_until: string | null;
   readonly created_at: string;
+  readonly data_key: string | null;
 }
 
 function listFiles(dir: string): string[] {
@@ -136,6 +139,12 @@ describeEachDialect('file uploads', (target) => {
     return (await db().selectFrom('svc_files').selectAll().where('name', '=', name).execute()) as FileRow[];
   }
   const blobPath = (row: FileRow) => join(filesDir(), ...row.storage_key.split('/'));
+  /** The stored file's bytes as every reader gets them: opened under the upload's data key (issue #37). */
+  async function storedBytes(row: FileRow): Promise<Buffer> {
+    const body = await svc.context.uploads.read({ storageKey: row.storage_key, dataKey: row.data_key });
+    if (!body) throw new Error(`nothing stored for ${row.public_id}`);
+    return buffer(body);
+  }
 
   /** Drag and drop: one file for `field` under `token`; CSRF in the header unless told otherwise. */
   async function upload(
@@ -229,7 +238,10 @@ describeEachDialect('file uploads', (target) => {
     expect(Number(row?.size)).toBe(bytes.length);
     const path = blobPath(row as FileRow);
     expect(path.startsWith(`${filesDir()}/`)).toBe(true);
-    expect(readFileSync(path).equals(bytes)).toBe(true);
+    // On disk only sealed bytes; opened, the exact upload.
+    expect(readFileSync(path).length).toBe(sealedSize(bytes.length));
+    expect(readFileSync(path).includes(bytes.subarray(0, 16))).toBe(false);
+    expect((await storedBytes(row as FileRow)).equals(bytes)).toBe(true);
   });
 
   it('accepts the CSRF token as a SVC_CSRF_TOKEN field placed before the file', async () => {
@@ -250,7 +262,7 @@ describeEachDialect('file uploads', (target) => {
     expect(row.storage_key).not.toContain('..');
     expect(row.storage_key).not.toContain(data.id);
     expect(row.storage_key).toMatch(/^[a-z0-9-]+\/[0-9a-f]{32}\.png$/);
-    expect(readFileSync(blobPath(row)).equals(bytes)).toBe(true);
+    expect((await storedBytes(row)).equals(bytes)).toBe(true);
     expect(existsSync(join(svc.dataDir, 'etc'))).toBe(false);
     expect(existsSync(join(filesDir(), '..', '..', 'etc', 'passwd.png'))).toBe(false);
   });
@@ -367,7 +379,7 @@ describeEachDialect('file uploads', (target) => {
     const row = (await fileRow(data.id)) as FileRow;
     expect(row).toMatchObject({ kind: 'pdf', extension: 'pdf', field_handle: 'cv' });
     expect(row.storage_key).toMatch(/\.pdf$/);
-    expect(readFileSync(blobPath(row)).equals(bytes)).toBe(true);
+    expect((await storedBytes(row)).equals(bytes)).toBe(true);
   });
 
   it('accepts a real PNG for photos and a UTF-8 text file for anything (extension txt)', async () => {
@@ -380,7 +392,7 @@ describeEachDialect('file uploads', (target) => {
     expect(data).toMatchObject({ name: 'letter', extension: 'txt', size: TEXT.length });
     const row = (await fileRow(data.id)) as FileRow;
     expect(row.kind).toBe('text');
-    expect(readFileSync(blobPath(row)).equals(TEXT)).toBe(true);
+    expect((await storedBytes(row)).equals(TEXT)).toBe(true);
   });
 
   it('rejects an empty file', async () => {
@@ -399,7 +411,8 @@ describeEachDialect('file uploads', (target) => {
     expect(res.statusCode).toBe(200);
     expect(res.json<UploadOk>().data.size).toBe(5 * 1024);
     const row = (await rowsNamed('exact.pdf'))[0] as FileRow;
-    expect(readFileSync(blobPath(row)).length).toBe(5 * 1024);
+    expect(readFileSync(blobPath(row)).length).toBe(sealedSize(5 * 1024));
+    expect((await storedBytes(row)).length).toBe(5 * 1024);
   });
 
   it('answers 413 PAYLOAD_TOO_LARGE one byte over maxFileSizeKB and keeps neither a row, a blob nor a temp file', async () => {
@@ -672,9 +685,9 @@ describeEachDialect('file uploads', (target) => {
     expect(refs[0]?.[0]).toBe('Prof X');
     expect(refs[0]?.[1]).toEqual([letterRow?.public_id]);
 
-    expect(readFileSync(blobPath(cvRow as FileRow)).equals(cvBytes)).toBe(true);
-    expect(readFileSync(blobPath(bRow as FileRow)).equals(photoB)).toBe(true);
-    expect(readFileSync(blobPath(letterRow as FileRow)).equals(letter)).toBe(true);
+    expect((await storedBytes(cvRow as FileRow)).equals(cvBytes)).toBe(true);
+    expect((await storedBytes(bRow as FileRow)).equals(photoB)).toBe(true);
+    expect((await storedBytes(letterRow as FileRow)).equals(letter)).toBe(true);
     expect(listFiles(tmpDir())).toEqual([]);
   });
 

@@ -134,9 +134,13 @@ describe('rows besides submissions sealed at rest', () => {
       const row = await db().selectFrom('svc_deliveries').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(row.data_key).toMatch(/^secret\./);
       expect(row.payload).not.toContain(marker);
+      // Where it goes is sealed as well: a confirmation's target is the submitter's address.
+      expect(row.target).not.toContain('owner@example.test');
       expect(svc.context.sealer.openJson<DeliveryPayload>(row.data_key, row.payload, PAYLOAD_AAD)?.values).toMatchObject({ name: marker });
       await svc.context.deliveries.worker.drain();
       expect(await status(Number(row.id))).toEqual({ status: 'delivered', last_error: null });
+      const listed = await svc.context.deliveries.list(Number(row.submission_id));
+      expect(listed.map((d) => d.destination)).toEqual(['email admin (default) → owner@example.test']);
     });
 
     it('delivers a job written before sealing (plain payload, no data key)', async () => {
@@ -151,6 +155,8 @@ describe('rows besides submissions sealed at rest', () => {
       await svc.context.deliveries.worker.drain();
       expect(await status(lost)).toEqual({ status: 'dead', last_error: expect.stringContaining('cannot be opened') });
       expect(await status(fine)).toEqual({ status: 'delivered', last_error: null });
+      const dead = (await admin('/svc/api/admin/deliveries/dead')).json() as { data: { id: number; destination: string }[] };
+      expect(dead.data.find((d) => d.id === lost)?.destination).toBe('email (its address can no longer be read)');
     });
   });
 

@@ -130,7 +130,7 @@ export interface DeadDelivery {
 export async function listDeadDeliveries(services: AdminServices, key: AdminKey, limit = 100): Promise<DeadDelivery[]> {
   const forms = services.forms.list().filter((f) => key.canRead(f.handle));
   const handles = new Map(forms.map((f) => [f.id, f.handle]));
-  const rows = await listDead(services.db, forms.map((f) => f.id), limit);
+  const rows = await listDead(services.db, forms.map((f) => f.id), limit, services.sealer);
   return rows.map(({ formId, ...row }) => ({ ...row, form: handles.get(formId) ?? '' }));
 }
 

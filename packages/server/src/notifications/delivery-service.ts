@@ -98,7 +98,7 @@ export function createDeliveryService(deps: {
   /** The form as a site's language reads it: a held-back submission is released in its site's words. */
   localize: (form: Form, language: string) => Form;
   /** Seals the jobs' payloads (issue #37 item 1). */
-  sealer: Pick<ValueSealer, 'forNew' | 'forRow' | 'opener'>;
+  sealer: Pick<ValueSealer, 'forNew' | 'forRow' | 'opener' | 'openJson'>;
   now: () => Date;
 }): DeliveryService {
   const { db } = deps;
@@ -153,7 +153,7 @@ export function createDeliveryService(deps: {
     enqueue,
     jobs: jobsOf,
     poke: () => deps.worker.poke(),
-    list: (submissionId) => listDeliveries(db, submissionId),
+    list: (submissionId) => listDeliveries(db, submissionId, deps.sealer),
     async resend(deliveryId) {
       const done = await requeueDelivery(db, deliveryId, deps.now().toISOString());
       if (done) deps.worker.poke();

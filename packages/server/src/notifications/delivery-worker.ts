@@ -83,8 +83,8 @@ export function createDeliveryWorker(deps: {
   /** A payload that does not open (its key destroyed by an erasure, or altered) is dead at once. */
   function unreadableOutcome(job: UnreadableJob): AttemptOutcome {
     const detail = 'the payload cannot be opened: its data key is gone or it was altered';
-    deps.observe?.(job.target.kind, 'dead');
-    log.warn({ delivery: job.uid, kind: job.target.kind, attempts: job.attempts, error: detail }, 'delivery dead-lettered');
+    deps.observe?.(job.kind, 'dead');
+    log.warn({ delivery: job.uid, kind: job.kind, attempts: job.attempts, error: detail }, 'delivery dead-lettered');
     return { ok: false, detail, durationMs: 0, next: { status: 'dead', at: null } };
   }
 

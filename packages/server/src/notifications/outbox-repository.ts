@@ -34,6 +34,16 @@ export interface NewDelivery {
 
 /** What a sealed payload is bound to: a payload column, not a submission's values or title. */
 export const PAYLOAD_AAD = 'delivery:payload';
+/** A target names where a person's data goes (a submitter's address for a confirmation): sealed too. */
+export const TARGET_AAD = 'delivery:target';
+
+/** A job's target, or null when it is sealed and does not open (its key destroyed, or altered). */
+export function openTarget(sealer: Pick<ValueSealer, 'openJson'>, row: { readonly data_key: string | null; readonly target: string }): DeliveryTarget | null {
+  return sealer.openJson<DeliveryTarget>(row.data_key, row.target, TARGET_AAD);
+}
+
+/** How a job whose target no longer opens is listed. */
+const unreadableDestination = (kind: string) => `${kind} (its address can no longer be read)`;
 
 /**
  * The rows of `jobs` in the column order of `svc_deliveries` (the compiled inserts bind them in
@@ -55,7 +65,7 @@ export function deliveryRows(jobs: readonly NewDelivery[], now: string) {
       submission_id: job.submissionId,
       form_id: job.formId,
       kind: job.target.kind,
-      target: JSON.stringify(job.target),
+      target: job.seal.sealJson(job.target, TARGET_AAD),
       payload: lastSealed,
       status: 'pending',
       attempts: 0,
@@ -86,6 +96,7 @@ interface ClaimedRow {
   uid: string;
   submission_id: number | null;
   form_id: number;
+  kind: string;
   target: string;
   payload: string;
   attempts: number;
@@ -97,7 +108,7 @@ export interface UnreadableJob {
   readonly id: number;
   readonly uid: string;
   readonly attempts: number;
-  readonly target: DeliveryTarget;
+  readonly kind: string;
 }
 
 /**
@@ -122,15 +133,15 @@ export async function claimDue(
       LIMIT ${limit}
       ${lock}
     )
-    RETURNING id, uid, submission_id, form_id, target, payload, attempts, data_key`.execute(db);
+    RETURNING id, uid, submission_id, form_id, kind, target, payload, attempts, data_key`.execute(db);
   const jobs: DeliveryJob[] = [];
   const unreadable: UnreadableJob[] = [];
   for (const row of result.rows) {
     const submissionId = row.submission_id === null ? null : Number(row.submission_id);
-    const target = JSON.parse(row.target) as DeliveryTarget;
+    const target = openTarget(sealer, row);
     const payload = sealer.openJson<DeliveryPayload>(row.data_key, row.payload, PAYLOAD_AAD);
-    if (payload === null) {
-      unreadable.push({ id: Number(row.id), uid: row.uid, attempts: Number(row.attempts), target });
+    if (payload === null || target === null) {
+      unreadable.push({ id: Number(row.id), uid: row.uid, attempts: Number(row.attempts), kind: row.kind });
       continue;
     }
     jobs.push({
@@ -218,7 +229,7 @@ export async function recordAttempts(db: Kysely<Database>, batch: readonly { job
   });
 }
 
-export async function listDeliveries(db: Kysely<Database>, submissionId: number): Promise<DeliveryRecord[]> {
+export async function listDeliveries(db: Kysely<Database>, submissionId: number, sealer: Pick<ValueSealer, 'openJson'>): Promise<DeliveryRecord[]> {
   const rows = await db.selectFrom('svc_deliveries').selectAll().where('submission_id', '=', submissionId).orderBy('id').execute();
   if (rows.length === 0) return [];
   const attempts = await db
@@ -231,7 +242,7 @@ export async function listDeliveries(db: Kysely<Database>, submissionId: number)
     id: Number(row.id),
     uid: row.uid,
     kind: row.kind as DeliveryRecord['kind'],
-    destination: describeTarget(JSON.parse(row.target) as DeliveryTarget),
+    destination: describeOpened(sealer, row),
     status: row.status as DeliveryStatus,
     attempts: Number(row.attempts),
     nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
@@ -245,11 +256,16 @@ export async function listDeliveries(db: Kysely<Database>, submissionId: number)
 }
 
 /** Dead-lettered deliveries of some forms, newest first (the owners' dead-letter list, issue #15). */
-export async function listDead(db: Kysely<Database>, formIds: readonly number[], limit: number) {
+function describeOpened(sealer: Pick<ValueSealer, 'openJson'>, row: { readonly kind: string; readonly data_key: string | null; readonly target: string }): string {
+  const target = openTarget(sealer, row);
+  return target ? describeTarget(target) : unreadableDestination(row.kind);
+}
+
+export async function listDead(db: Kysely<Database>, formIds: readonly number[], limit: number, sealer: Pick<ValueSealer, 'openJson'>) {
   if (formIds.length === 0) return [];
   const rows = await db
     .selectFrom('svc_deliveries')
-    .select(['id', 'form_id', 'submission_id', 'kind', 'target', 'attempts', 'last_error', 'updated_at'])
+    .select(['id', 'form_id', 'submission_id', 'kind', 'target', 'attempts', 'last_error', 'updated_at', 'data_key'])
     .where('status', '=', 'dead')
     .where('form_id', 'in', [...formIds])
     .orderBy('updated_at', 'desc')
@@ -261,7 +277,7 @@ export async function listDead(db: Kysely<Database>, formIds: readonly number[],
     formId: Number(row.form_id),
     submissionId: row.submission_id === null ? null : Number(row.submission_id),
     kind: row.kind,
-    destination: describeTarget(JSON.parse(row.target) as DeliveryTarget),
+    destination: describeOpened(sealer, row),
     attempts: Number(row.attempts),
     lastError: row.last_error,
     deadAt: row.updated_at,
