@@ -17,6 +17,8 @@ import { findSubject, parseSubjectRequest } from '../privacy/privacy-subjects.js
 import { exportSubject } from '../privacy/privacy-export.js';
 import { eraseSubject } from '../privacy/privacy-erasure.js';
 import { reindexSubmissions } from '../privacy/privacy-reindex.js';
+import { countLegacySubmissions, encryptLegacySubmissions } from '../privacy/privacy-legacy-encryption.js';
+import { createProgressBar } from './progress-bar.js';
 import { commandConfig, type CommandOptions } from './command-options.js';
 
 /** The operator: every form, every scope. */
@@ -33,7 +35,7 @@ export interface PrivacyCommandOptions extends CommandOptions {
   readonly pem: boolean;
 }
 
-const USAGE = 'svc privacy find|export|erase --email ADDRESS|--identifier ID [--out FILE.zip] [--yes]; svc privacy reindex [--after ID] [--batch N]; svc privacy receipt-key [--pem]\n';
+const USAGE = 'svc privacy find|export|erase --email ADDRESS|--identifier ID [--out FILE.zip] [--yes]; svc privacy reindex [--after ID] [--batch N]; svc privacy encrypt [--batch N]; svc privacy receipt-key [--pem]\n';
 
 function withSecret(options: PrivacyCommandOptions): Config {
   const config = commandConfig(options);
@@ -43,7 +45,7 @@ function withSecret(options: PrivacyCommandOptions): Config {
 
 export async function runPrivacy(options: PrivacyCommandOptions): Promise<number> {
   const { sub } = options;
-  if (!sub || !['find', 'export', 'erase', 'reindex', 'receipt-key'].includes(sub)) {
+  if (!sub || !['find', 'export', 'erase', 'reindex', 'encrypt', 'receipt-key'].includes(sub)) {
     process.stderr.write(USAGE);
     return 2;
   }
@@ -69,6 +71,26 @@ async function withApp(config: Config, options: PrivacyCommandOptions, sub: stri
   try {
     const privacy = createPrivacyServices(config, svc.context.submit.now);
     const services = createAdminServices(svc.context);
+    if (sub === 'encrypt') {
+      // issue #37 item 1: submissions stored before values were sealed, in batches; run it again to resume.
+      const batch = options.batch === undefined ? 500 : Number(options.batch);
+      if (!Number.isSafeInteger(batch) || batch < 1 || batch > 10_000) {
+        process.stderr.write('svc privacy encrypt: --batch must be 1 to 10000\n');
+        return 2;
+      }
+      const total = await countLegacySubmissions(services.db);
+      const bar = createProgressBar(total, 'Sealing submissions');
+      const sealed = await encryptLegacySubmissions(services.db, svc.context.sealer, {
+        batch,
+        onBatch: (n, lastId) => {
+          bar.update(n);
+          if (!process.stderr.isTTY) process.stderr.write(`sealed ${n} of ${total} (up to id ${lastId})\n`);
+        },
+      });
+      bar.finish();
+      process.stdout.write(`Sealed ${sealed} submission(s) stored before encryption at rest; ${await countLegacySubmissions(services.db)} left plain.\n`);
+      return 0;
+    }
     if (sub === 'reindex') {
       const after = options.after === undefined ? 0 : Number(options.after);
       const batch = options.batch === undefined ? 500 : Number(options.batch);

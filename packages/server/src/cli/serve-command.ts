@@ -5,6 +5,7 @@ import { commandConfig, type CommandOptions } from './command-options.js';
 import { DOCS_PATH, OPENAPI_PATH } from '../openapi/openapi-exclusions.js';
 import { CONSOLE_BASE } from '../console/console-pages.js';
 import { withDemoConsoleUser } from '../console/console-demo-user.js';
+import { startLegacyEncryption } from '../privacy/privacy-legacy-encryption.js';
 
 export async function runServe(options: CommandOptions): Promise<number> {
   const { config, login } = await withDemoConsoleUser(commandConfig(options, 'serve'));
@@ -48,6 +49,8 @@ export async function runServe(options: CommandOptions): Promise<number> {
     for (const form of translated) lines.push(`    ${form.handle.padEnd(12)} ${base}/svc/api/forms/${form.handle}/manifest?site=${site.handle}`);
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+  // issue #37 item 1: submissions stored before values were sealed are sealed in the background.
+  const sealing = startLegacyEncryption(svc.context.database.db, svc.context.sealer, svc.app.log);
   let stopping = false;
   // issue #16: stop taking connections, let in-flight requests and the delivery batch finish
   // (server.shutdownGraceMs at most), close the database, exit 0. A second signal exits at once.
@@ -61,13 +64,17 @@ export async function runServe(options: CommandOptions): Promise<number> {
     }, config.server.shutdownGraceMs);
     deadline.unref();
     // Half the grace period for clients to finish on their open connections, the rest for closing.
-    void svc.drain(Math.min(5000, config.server.shutdownGraceMs / 2)).then(() => svc.close()).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        svc.app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    void svc
+      .drain(Math.min(5000, config.server.shutdownGraceMs / 2))
+      .then(() => sealing.stop())
+      .then(() => svc.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          svc.app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -59,6 +59,12 @@ Commands:
   privacy reindex [--after ID] [--batch N] [--config FILE]
                                    index fields marked personal in stored submissions (resumable)
   privacy receipt-key [--pem]      the public key erasure receipts are signed with
+  privacy encrypt [--batch N] [--config FILE]
+                                   seal submissions stored before encryption at rest (resumable;
+                                   svc serve also runs it in the background)
+  keys status [--config FILE]      rows per key-encryption key in every sealed table
+  keys rotate [--batch N] [--config FILE]
+                                   rewrap data keys under privacy.activeKey (resumable)
   backup FILE [--config FILE]      write the database and the disk store's files to one tar
                                    file (SQLite: VACUUM INTO; PostgreSQL: pg_dump)
   restore FILE [--config FILE]     put a backup back (service stopped), migrate it, and erase
@@ -132,6 +138,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const { runPrivacy } = await import('./privacy-command.js');
     return runPrivacy({ ...common, sub, email: values.email, identifier: values.identifier, out: values.out, yes: values.yes ?? false, after: values.after, batch: values.batch, pem: values.pem ?? false });
   }
+  if (command === 'keys' && rest.length === 0) return (await import('./keys-command.js')).runKeys({ ...common, sub, batch: values.batch });
   if (command === 'forms' && sub === 'check') return runFormsCheck({ ...common, dir: rest[0] });
   if (command === 'profiles' && sub === 'sign') {
     return runProfilesSign({
