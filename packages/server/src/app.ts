@@ -66,6 +66,8 @@ import { createInsightsServices, registerInsights, type InsightsFeature } from '
 import { createPrivacyServices, registerPrivacy } from './privacy/privacy-feature.js';
 import { keyringFromConfig } from './privacy/privacy-config.js';
 import { createValueSealer } from './privacy/privacy-sealer.js';
+import { applyErasureLedger } from './privacy/privacy-ledger-apply.js';
+import { erasureLedgerPath } from './privacy/privacy-config.js';
 
 export interface BuildAppOptions {
   /** Pino options or false; tests pass false. */
@@ -172,6 +174,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     if (!(await limiterStore.ready())) app.log.warn('Redis is not reachable; rate-limited routes answer 503 until it is');
     const fileStore = createFileStore(config.files);
     cleanups.push(() => fileStore.close());
+    // issue #37 item 2: erasures a restored older database has not seen are applied again first.
+    const erasures = await applyErasureLedger({ db: database.db, store: fileStore, path: erasureLedgerPath(config), now, dialect: database.dialect });
+    if (erasures.reapplied > 0) app.log.warn({ erasures }, `re-applied ${erasures.reapplied} erasures from the erasure ledger`);
     // One group-commit queue for the hot writes (submissions, uploads) of this process.
     const writes = createWriteBatcher(database.db, database.dialect);
     const uploads = createUploadService({

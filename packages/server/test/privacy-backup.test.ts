@@ -11,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeEachDialect } from './support/dialects.js';
 import { createTestApp, type TestApp } from './support/test-app.js';
@@ -21,6 +22,8 @@ import type { Config } from '../src/config/config-schema.js';
 import { createBackup } from '../src/cli/backup-command.js';
 import { restoreBackup } from '../src/cli/restore-command.js';
 import { readArchive } from '../src/cli/backup-archive.js';
+import { keyringFromConfig } from '../src/privacy/privacy-config.js';
+import { openSealedStream } from '../src/files/upload-sealing.js';
 
 const FORMS_DIR = resolve(import.meta.dirname, 'fixtures/privacy-forms');
 const PNG = tinyPng();
@@ -32,7 +35,7 @@ describeEachDialect('erasure reaches backups', (target) => {
   let work: string;
   let ledger: string;
   let a: number;
-  let b: { id: number; uid: string; file: string; key: string };
+  let b: { id: number; uid: string; file: string; key: string; dataKey: string; submissionKey: string; copy: Buffer };
   let apps: SvcApp[] = [];
 
   beforeAll(async () => {
@@ -86,14 +89,38 @@ describeEachDialect('erasure reaches backups', (target) => {
 
   const fileDir = () => svc.config.files.dir as string;
 
+  /** On SQLite, the database files whose bytes still hold B's wrapped data keys (none on PostgreSQL: its files are not ours to read). */
+  function sqliteFilesHoldingKeys(): string[] {
+    if (target.url()) return [];
+    return ['svc.db', 'svc.db-wal'].filter((f) => {
+      const path = join(svc.dataDir, f);
+      if (!existsSync(path)) return false;
+      const bytes = readFileSync(path);
+      return bytes.includes(b.dataKey) || bytes.includes(b.submissionKey);
+    });
+  }
+
+  /** The plain bytes of a sealed stored file, given its row's wrapped data key (upload-service.ts's way). */
+  async function openCopy(sealed: Buffer, wrapped: string, storageKey: string): Promise<Buffer> {
+    const key = keyringFromConfig(svc.config).unwrap(wrapped);
+    if (!key) throw new Error('the data key does not unwrap');
+    const chunks: Buffer[] = [];
+    for await (const chunk of openSealedStream(Readable.from([sealed]), key, storageKey)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
   it('submits A, and B with a file, and takes a backup holding both', async () => {
     a = await claim(svc, 'ann@example.test', null);
     const bId = await claim(svc, 'bob@example.test', PNG);
     const db = svc.context.database.db;
-    const row = await db.selectFrom('svc_submissions').select('uid').where('id', '=', bId).executeTakeFirstOrThrow();
-    const file = await db.selectFrom('svc_files').select(['public_id', 'storage_key']).where('submission_id', '=', bId).executeTakeFirstOrThrow();
-    b = { id: bId, uid: row.uid, file: file.public_id, key: file.storage_key };
-    expect(existsSync(join(fileDir(), b.key))).toBe(true);
+    const row = await db.selectFrom('svc_submissions').select(['uid', 'data_key']).where('id', '=', bId).executeTakeFirstOrThrow();
+    const file = await db.selectFrom('svc_files').select(['public_id', 'storage_key', 'data_key']).where('submission_id', '=', bId).executeTakeFirstOrThrow();
+    // A copy of the stored file taken now, as a file-store backup would hold it: sealed, and
+    // opened only with the data key its row holds (wrapped) today.
+    const copy = readFileSync(join(fileDir(), file.storage_key));
+    b = { id: bId, uid: row.uid, file: file.public_id, key: file.storage_key, dataKey: file.data_key as string, submissionKey: row.data_key as string, copy };
+    expect(copy.includes(PNG)).toBe(false);
+    expect(await openCopy(b.copy, b.dataKey, b.key)).toEqual(PNG);
     const report = await createBackup(svc.config, join(work, 'before.tar'));
     expect(report).toEqual({ dialect: target.url() ? 'postgres' : 'sqlite', files: 1 });
     const names = (await readArchive(join(work, 'before.tar'))).map((e) => e.name);
@@ -113,6 +140,9 @@ describeEachDialect('erasure reaches backups', (target) => {
     expect(lines.slice(1)).toEqual([{ uid: b.uid, form: expect.any(Number), uploads: [{ id: b.file, key: b.key }], at: expect.any(String), reason: 'erase', receipt }]);
     expect(readFileSync(ledger, 'utf8')).not.toMatch(/bob|tree/i);
     expect(existsSync(join(fileDir(), b.key))).toBe(false);
+    // Not even in the bytes of the live SQLite database or its write-ahead log (secure_delete, and
+    // the log emptied after an erasure).
+    expect(sqliteFilesHoldingKeys()).toEqual([]);
   });
 
   it('restores the backup and erases B again from the ledger: A readable, B gone from every API, its row and file', async () => {
@@ -134,6 +164,11 @@ describeEachDialect('erasure reaches backups', (target) => {
     expect(await db.selectFrom('svc_submissions').select('id').where('uid', '=', b.uid).execute()).toEqual([]);
     expect(await db.selectFrom('svc_files').select('id').where('public_id', '=', b.file).execute()).toEqual([]);
     expect(existsSync(join(fileDir(), b.key))).toBe(false);
+    // Neither wrapped data key (the values', the file's) is held by any row: the copy of the file
+    // taken before the erasure cannot be opened any more, whoever holds the key-encryption key.
+    expect(await db.selectFrom('svc_files').select('id').where('data_key', '=', b.dataKey).execute()).toEqual([]);
+    expect(await db.selectFrom('svc_submissions').select('id').where('data_key', '=', b.submissionKey).execute()).toEqual([]);
+    expect(sqliteFilesHoldingKeys()).toEqual([]);
     // Recorded again, so the next start has nothing left to do.
     expect(await db.selectFrom('svc_erasures').select('submission_uid').execute()).toEqual([{ submission_uid: b.uid }]);
     await closeAll();

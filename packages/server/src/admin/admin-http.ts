@@ -24,7 +24,7 @@ export function createAdminServices(ctx: AppContext): AdminServices {
     deliveries: ctx.deliveries,
     sealer: ctx.sealer,
     now: ctx.submit.now,
-    ledger: createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log }),
+    ledger: createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log, dialect: ctx.database.dialect }),
     blindIndex: createBlindIndex(ctx.config.secret as string),
   };
 }

@@ -28,7 +28,7 @@ export async function runMigrate(options: MigrateOptions): Promise<number> {
     // issue #37 item 2: as every start does, erasures this database has not seen are applied again.
     const store = createFileStore(config.files);
     try {
-      const erasures = await applyErasureLedger({ db: database.db, store, path: erasureLedgerPath(config), now: () => new Date() });
+      const erasures = await applyErasureLedger({ db: database.db, store, path: erasureLedgerPath(config), now: () => new Date(), dialect: database.dialect });
       if (erasures.reapplied > 0) process.stdout.write(`Re-applied ${erasures.reapplied} erasures from the erasure ledger.\n`);
     } finally {
       await store.close();

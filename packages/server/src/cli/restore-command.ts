@@ -91,7 +91,7 @@ export async function restoreBackup(config: Config, file: string, now: () => Dat
   const store = createFileStore(config.files);
   try {
     await migrateToLatest(database);
-    const erasures = await applyErasureLedger({ db: database.db, store, path: erasureLedgerPath(config), now }, { full: true });
+    const erasures = await applyErasureLedger({ db: database.db, store, path: erasureLedgerPath(config), now, dialect: database.dialect }, { full: true });
     return { manifest, files, erasures };
   } finally {
     await store.close();

@@ -16,8 +16,9 @@ import { open } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { FileStore } from '../files/file-store.js';
+import type { DialectName } from '../storage/database-factory.js';
 import { deleteForSubmissions as deleteDeliveries } from '../notifications/outbox-repository.js';
-import { appendEntries, chunked, entryRow, parseEntry, parseHeader, type ErasureReason, type LedgerEntry } from './privacy-ledger.js';
+import { appendEntries, chunked, scrubWal, entryRow, parseEntry, parseHeader, type ErasureReason, type LedgerEntry } from './privacy-ledger.js';
 
 export interface LedgerApplyServices {
   readonly db: Kysely<Database>;
@@ -25,6 +26,7 @@ export interface LedgerApplyServices {
   readonly store: Pick<FileStore, 'delete'>;
   readonly path: string;
   readonly now: () => Date;
+  readonly dialect: DialectName;
 }
 
 export interface LedgerApplyReport {
@@ -103,6 +105,7 @@ export async function applyErasureLedger(services: LedgerApplyServices, options:
     }
     await flush();
     await saveMark(db, header.id, end, services.now());
+    if (reapplied > 0) await scrubWal(db, services.dialect);
   } finally {
     await file.close();
   }

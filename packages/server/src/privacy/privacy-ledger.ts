@@ -12,7 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { DialectName } from '../storage/database-factory.js';
 import type { Database, ErasuresTable } from '../storage/database-schema.js';
 
 /** Why a submission went: a data request, an owner's delete, or a retention purge. */
@@ -64,6 +65,8 @@ export interface ErasureLedgerOptions {
   readonly db: Kysely<Database>;
   readonly path: string;
   readonly log: LedgerLog;
+  /** On SQLite the write-ahead log is emptied after an erasure (scrubWal). */
+  readonly dialect: DialectName;
 }
 
 /** Chunks below both dialects' bound-parameter limits (7 columns a row). */
@@ -74,7 +77,7 @@ export function chunked<T>(items: readonly T[], size = CHUNK): T[][] {
 }
 
 export function createErasureLedger(options: ErasureLedgerOptions): ErasureLedger {
-  const { db, path, log } = options;
+  const { db, path, log, dialect } = options;
   return {
     path,
     async describe(from, ids, reason, at, receipt = null) {
@@ -104,8 +107,22 @@ export function createErasureLedger(options: ErasureLedgerOptions): ErasureLedge
       } catch (error) {
         log.warn({ err: error, ledger: path, entries: entries.length }, 'could not write the erasure ledger file; the next start writes these entries');
       }
+      if (!(await scrubWal(db, dialect))) log.warn({ entries: entries.length }, 'the write-ahead log could not be emptied after an erasure; the next checkpoints overwrite it');
     },
   };
+}
+
+/**
+ * SQLite keeps the pages a transaction replaced in its write-ahead log until later frames happen
+ * to overwrite them: the rows an erasure deleted, wrapped data keys included, would stay readable
+ * there. A TRUNCATE checkpoint copies the log into the database (where secure_delete zeroed
+ * them) and empties it. False when readers kept it from finishing (busy); PostgreSQL: nothing to do
+ * here (its dead tuples go at VACUUM, docs/privacy.md).
+ */
+export async function scrubWal(db: Kysely<Database>, dialect: DialectName): Promise<boolean> {
+  if (dialect !== 'sqlite') return true;
+  const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+  return Number(rows[0]?.busy ?? 0) === 0;
 }
 
 /** The `svc_erasures` row of an entry. */

@@ -56,6 +56,9 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  // issue #37 item 2: a deleted row's bytes are overwritten, not left in a free page of the file,
+  // so an erased submission's wrapped data key is gone from the live database, not merely unlinked.
+  sqlite.pragma('secure_delete = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   const checkpointer = location === ':memory:' ? null : startCheckpointer(sqlite, location);
   return {

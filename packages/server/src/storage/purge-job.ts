@@ -37,7 +37,7 @@ export async function purgeExpired(ctx: PurgeContext): Promise<PurgeReport> {
   const now = ctx.submit.now();
   // Retention first: the files of the submissions it deletes are released, and then purged below.
   // issue #37 item 5: retention erases, through the erasure ledger like every other delete.
-  const ledger = createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log });
+  const ledger = createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log, dialect: ctx.database.dialect });
   const retention = await purgeRetention({ db: ctx.database.db, forms: ctx.forms, uploads: ctx.uploads, retention: ctx.config.retention, ledger }, now);
   return {
     drafts: await ctx.drafts.purgeExpired(now),
