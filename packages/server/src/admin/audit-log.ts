@@ -40,6 +40,11 @@ export interface AuditInput {
 /** What an entry's sealed detail is bound to: its target (`submission:<id>`). */
 const sealedAad = (target: string | null) => `audit:${target ?? ''}`;
 
+/** The `detail` column of an entry: the plain detail, with the part holding values sealed in as `sealed`. */
+export function storedDetail(detail: Readonly<Record<string, unknown>> | undefined, sealed: AuditInput['sealed'], target: string | null): string {
+  return JSON.stringify(sealed ? { ...detail, sealed: sealed.seal.sealJson(sealed.detail, sealedAad(target)) } : (detail ?? {}));
+}
+
 /** The detail as shown: the sealed part opened and merged in, or `erased: true` when it no longer opens. */
 function shownDetail(row: { detail: string; data_key: string | null; target: string | null }, sealer: Pick<ValueSealer, 'openJson'>): Record<string, unknown> {
   const detail = JSON.parse(row.detail) as Record<string, unknown>;
@@ -66,7 +71,7 @@ export async function appendAudit(db: Kysely<Database>, input: AuditInput, at: D
       action: input.action,
       form_handle: input.form,
       target: input.target,
-      detail: JSON.stringify(input.sealed ? { ...input.detail, sealed: input.sealed.seal.sealJson(input.sealed.detail, sealedAad(input.target)) } : (input.detail ?? {})),
+      detail: storedDetail(input.detail, input.sealed, input.target),
       ip: input.ip,
       data_key: input.sealed?.seal.wrapped ?? null,
     })

@@ -18,6 +18,7 @@ import { exportSubject } from '../privacy/privacy-export.js';
 import { eraseSubject } from '../privacy/privacy-erasure.js';
 import { reindexSubmissions } from '../privacy/privacy-reindex.js';
 import { countLegacySubmissions, encryptLegacySubmissions } from '../privacy/privacy-legacy-encryption.js';
+import { countLegacyRows, encryptLegacyRows } from '../privacy/privacy-legacy-rows.js';
 import { createProgressBar } from './progress-bar.js';
 import { commandConfig, type CommandOptions } from './command-options.js';
 
@@ -89,6 +90,25 @@ async function withApp(config: Config, options: PrivacyCommandOptions, sub: stri
       });
       bar.finish();
       process.stdout.write(`Sealed ${sealed} submission(s) stored before encryption at rest; ${await countLegacySubmissions(services.db)} left plain.\n`);
+      // Then uploads (their bytes), idempotency answers, outbox jobs and owners' edits in the audit log.
+      const plainRows = Object.values(await countLegacyRows(services.db)).reduce((a, b) => a + b, 0);
+      if (plainRows === 0) return 0;
+      const rowBar = createProgressBar(plainRows, 'Sealing uploads, answers, jobs, audit');
+      const done = new Map<string, number>();
+      const rows = await encryptLegacyRows(
+        { db: services.db, sealer: svc.context.sealer, store: svc.context.uploads.store },
+        {
+          batch,
+          onBatch: (kind, n) => {
+            done.set(kind, n);
+            rowBar.update([...done.values()].reduce((a, b) => a + b, 0));
+            if (!process.stderr.isTTY) process.stderr.write(`sealed ${n} ${kind}\n`);
+          },
+        },
+      );
+      rowBar.finish();
+      const left = Object.values(await countLegacyRows(services.db)).reduce((a, b) => a + b, 0);
+      process.stdout.write(`Sealed ${Object.entries(rows).map(([kind, n]) => `${n} ${kind}`).join(', ')}; ${left} left plain.\n`);
       return 0;
     }
     if (sub === 'reindex') {

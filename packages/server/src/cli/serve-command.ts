@@ -50,7 +50,7 @@ export async function runServe(options: CommandOptions): Promise<number> {
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
   // issue #37 item 1: submissions stored before values were sealed are sealed in the background.
-  const sealing = startLegacyEncryption(svc.context.database.db, svc.context.sealer, svc.app.log);
+  const sealing = startLegacyEncryption(svc.context.database.db, svc.context.sealer, svc.app.log, svc.context.uploads.store);
   let stopping = false;
   // issue #16: stop taking connections, let in-flight requests and the delivery batch finish
   // (server.shutdownGraceMs at most), close the database, exit 0. A second signal exits at once.

@@ -14,6 +14,8 @@ import type { Kysely } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { submissionAad, submissionTitleAad, type ValueSealer } from './privacy-sealer.js';
+import type { FileStore } from '../files/file-store.js';
+import { countLegacyRows, encryptLegacyRows } from './privacy-legacy-rows.js';
 
 export interface LegacyEncryptionOptions {
   /** Rows per batch (one transaction each). */
@@ -81,18 +83,27 @@ export function startLegacyEncryption(
   db: Kysely<Database>,
   sealer: ValueSealer,
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
+  /** The file store: plain uploads, answers, jobs and audit values are sealed after the submissions (privacy-legacy-rows.ts). */
+  store?: FileStore,
 ): { stop(): Promise<void> } {
   let stopping = false;
   const run = (async () => {
     const left = await countLegacySubmissions(db);
-    if (left === 0) return;
-    log.info({ submissions: left }, 'sealing submissions stored before encryption at rest (issue #37)');
-    const sealed = await encryptLegacySubmissions(db, sealer, {
-      batch: 500,
-      stopped: () => stopping,
-      onBatch: (n, lastId) => log.info({ sealed: n, of: left, lastId }, 'sealing stored submissions'),
-    });
-    log.info({ sealed: sealed }, stopping ? 'sealing stored submissions stopped; the next start resumes it' : 'every stored submission is sealed');
+    if (left > 0) {
+      log.info({ submissions: left }, 'sealing submissions stored before encryption at rest (issue #37)');
+      const sealed = await encryptLegacySubmissions(db, sealer, {
+        batch: 500,
+        stopped: () => stopping,
+        onBatch: (n, lastId) => log.info({ sealed: n, of: left, lastId }, 'sealing stored submissions'),
+      });
+      log.info({ sealed: sealed }, stopping ? 'sealing stored submissions stopped; the next start resumes it' : 'every stored submission is sealed');
+    }
+    if (!store || stopping) return;
+    const rows = await countLegacyRows(db);
+    if (Object.values(rows).every((n) => n === 0)) return;
+    log.info({ ...rows }, 'sealing uploads, idempotency answers, outbox jobs and audit values stored before encryption at rest (issue #37)');
+    const sealedRows = await encryptLegacyRows({ db, sealer, store }, { batch: 500, stopped: () => stopping, onBatch: (kind, n) => log.info({ kind, sealed: n }, 'sealing stored rows') });
+    log.info({ ...sealedRows }, stopping ? 'sealing stored rows stopped; the next start resumes it' : 'every stored upload, answer, job and audit value is sealed');
   })().catch((error: unknown) => log.error({ err: error }, 'sealing stored submissions failed; the next start resumes it'));
   return {
     async stop() {
