@@ -48,7 +48,11 @@ async function mirrorBeforeReplacing(config: Config): Promise<void> {
 }
 
 export async function restoreBackup(config: Config, file: string, now: () => Date = () => new Date()): Promise<RestoreReport> {
-  const entries = await readArchive(resolve(file));
+  const entries = await readArchive(resolve(file)).catch((error: unknown) => {
+    // A missing or foreign file is the operator's to fix: said in one line, not as a crash.
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new SvcError('PAYLOAD_INVALID', code === 'ENOENT' ? `${file} does not exist.` : error instanceof Error ? error.message : String(error));
+  });
   const manifestEntry = entries.find((e) => e.name === BACKUP_MANIFEST);
   const manifest = manifestEntry ? (JSON.parse(await readText(manifestEntry)) as BackupManifest) : null;
   if (!manifest || manifest.format !== 'svc-backup') throw new SvcError('PAYLOAD_INVALID', `${file} is not an svc backup (it has no ${BACKUP_MANIFEST}).`);
