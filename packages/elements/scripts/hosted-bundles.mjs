@@ -16,8 +16,8 @@
  * so a page with `style-src 'self'` can allow exactly that one inline sheet.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const HOSTED_LANGUAGES = ['en', 'de', 'fr', 'es', 'nl', 'ar'];
@@ -137,14 +137,19 @@ export async function formStylesHash(build) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { build } = await import('esbuild');
   const dir = new URL('../dist/hosted/', import.meta.url);
-  // A chunk of an earlier build has another hash: it is not shipped along.
-  await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
+  const written = new Set();
   for (const language of HOSTED_LANGUAGES) {
     for (const phone of [false, true]) {
       const result = await build(hostedBundleOptions(language, phone));
-      for (const file of result.outputFiles) await writeFile(file.path, file.contents);
+      for (const file of result.outputFiles) {
+        await writeFile(file.path, file.contents);
+        written.add(basename(file.path));
+      }
     }
   }
+  // A chunk of an earlier build has another hash: it is not shipped along. Removed only after the
+  // new files are written, so a server reading dist/ during a rebuild never misses a bundle.
+  for (const name of await readdir(dir)) if (/^svc-phone-.*\.js$/.test(name) && !written.has(name)) await rm(new URL(name, dir), { force: true });
   await writeFile(new URL('styles.json', dir), `${JSON.stringify({ formStylesHash: await formStylesHash(build) })}\n`);
 }
