@@ -3,8 +3,8 @@
  * path that cannot be written, a database that does not answer. The stack trace is for us, and
  * only with SVC_DEBUG=1.
  */
-import { ConfigError } from '../config/config-loader.js';
-import { FormDefinitionError } from '../forms/definition-loader.js';
+import { ConfigError } from '../config/config-error.js';
+import { FormDefinitionError } from '../forms/definition-problems.js';
 
 type SystemError = Error & { code?: string; path?: string; syscall?: string; address?: string; port?: number };
 

@@ -16,14 +16,9 @@ import { siteProblems } from './config-sites.js';
 import { themeProblems, type HostedTheme } from '../hosted/hosted-theme.js';
 import { privacyKeyProblems, type PrivacyKeysConfig } from '../privacy/privacy-config.js';
 
-export class ConfigError extends Error {
-  readonly problems: readonly string[];
-  constructor(problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
-}
+import { ConfigError } from './config-error.js';
+
+export { ConfigError };
 
 export interface LoadConfigOptions {
   /** Config file; null for none. Defaults to SVC_CONFIG, then ./svc.config.yaml when present. */
