@@ -150,8 +150,23 @@ describeWithChromium('hosted pages in Chromium', () => {
   });
 });
 
+/** The demo's feedback link (examples/svc.config.yaml), whose page has a form without JavaScript. */
+const FEEDBACK_PROFILE = {
+  headless: {
+    profiles: {
+      'event-feedback': {
+        form: 'contact',
+        requiresSignedToken: true,
+        singleUse: true,
+        properties: { eventId: { type: 'integer', required: true } },
+        context: { defaultValues: { message: 'Feedback on event {{ properties.eventId }}: ' } },
+      },
+    },
+  },
+};
+
 describeWithChromium('hosted pages of every example form under their CSP in Chromium', () => {
-  const harness = useBrowserHarness(ADMIN);
+  const harness = useBrowserHarness({ ...ADMIN, ...FEEDBACK_PROFILE });
 
   it('raise no CSP violation, and the signature pad has its border from the stylesheet', { timeout: TEST_TIMEOUT * 2 }, async () => {
     for (const handle of EXAMPLE_HANDLES) {
@@ -203,6 +218,28 @@ describeWithChromium('hosted pages of every example form under their CSP in Chro
     expect(stored?.phone, pageProblems(tracked)).toBe('+15551234567');
     expect(chunks()).toHaveLength(1);
     expect(await cspViolations(tracked)).toEqual([]);
+  });
+
+  it('takes a signed profile link with JavaScript off: the form filled from the link posts and stores through the profile', { timeout: TEST_TIMEOUT }, async () => {
+    const token = await harness.svc.context.profiles.links.sign({ profile: 'event-feedback', properties: { eventId: 42 }, ttlSeconds: 600, singleUse: true });
+    const context = await harness.browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${harness.serviceOrigin}/f/contact?profile=event-feedback&token=${encodeURIComponent(token)}`);
+      expect(await page.locator('#f-message').inputValue()).toBe('Feedback on event 42: ');
+      await page.locator('#f-firstName').fill('Ann');
+      await page.locator('#f-lastName').fill('Lee');
+      await page.locator('#f-email').fill('nojs-link@example.test');
+      await page.locator('#f-message').fill('Feedback on event 42: lovely');
+      await Promise.all([page.waitForLoadState('load'), page.locator('button[name=svc-action][value=submit]').click()]);
+      await expect.poll(() => text(page.locator('.done')), WAIT).toBe('Thanks, we got your message.');
+      expect((await storedWith(harness, 'contact', 'nojs-link@example.test'))?.message).toBe('Feedback on event 42: lovely');
+      // Spent: the link now opens the page that says so.
+      await page.goto(`${harness.serviceOrigin}/f/contact?profile=event-feedback&token=${encodeURIComponent(token)}`);
+      expect(await text(page.locator('h1'))).toBe('This link has already been used.');
+    } finally {
+      await context.close();
+    }
   });
 });
 
