@@ -134,6 +134,9 @@ describe('rows besides submissions sealed at rest', () => {
       const row = await db().selectFrom('svc_deliveries').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(row.data_key).toMatch(/^secret\./);
       expect(row.payload).not.toContain(marker);
+      // Under the submission's own data key: destroying it (an erasure) shreds the job too.
+      const submission = await db().selectFrom('svc_submissions').select('data_key').where('id', '=', Number(row.submission_id)).executeTakeFirstOrThrow();
+      expect(row.data_key).toBe(submission.data_key);
       // Where it goes is sealed as well: a confirmation's target is the submitter's address.
       expect(row.target).not.toContain('owner@example.test');
       expect(svc.context.sealer.openJson<DeliveryPayload>(row.data_key, row.payload, PAYLOAD_AAD)?.values).toMatchObject({ name: marker });

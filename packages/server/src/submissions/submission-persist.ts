@@ -129,9 +129,13 @@ export async function persist(services: PersistServices, input: PersistInput) {
   const claim = input.profile?.claim;
   const uid = timeOrderedUuid(date.getTime());
   const title = renderSubmissionTitle(form.settings.submissionTitleFormat, { values, formName: form.name, dateCreated: date });
+  // issue #37 item 1: the values and title are stored sealed under a data key of this submission's
+  // own, wrapped in its data_key column (sealSubmission); its outbox jobs are sealed under the same
+  // key, so destroying it shreds them with the values.
+  const seal = services.sealer.forNew();
   // With its id key from the start, so `{ ...stored, id }` below overrides a key instead of adding
   // one, which in optimised code would give each copy a hidden class of its own (issue #17).
-  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null, site: input.site ?? null, id: null as number | null };
+  const stored = { uid, title, status: form.settings.defaultStatus, createdAt: date.toISOString(), values, payment: payment?.summary ?? null, site: input.site ?? null, seal, id: null as number | null };
   // issue #5: spam notifies nobody; everything else has its jobs written with the row.
   const targets = spamReasons.length === 0 ? services.deliveries.plan(form, values) : [];
   const notify = targets.length > 0;
@@ -148,9 +152,6 @@ export async function persist(services: PersistServices, input: PersistInput) {
     return null;
   }
   const token = randomAlphanumeric(32);
-  // issue #37 item 1: the values and title are stored sealed under a data key of this submission's
-  // own, wrapped in its data_key column (sealSubmission).
-  const seal = services.sealer.forNew();
   const row = {
     uid,
     formId: form.id,
