@@ -65,7 +65,10 @@ import { createFormLocalizer } from './forms/form-translations.js';
 import { createInsightsServices, registerInsights, type InsightsFeature } from './insights/insights-feature.js';
 import { createPrivacyServices, registerPrivacy } from './privacy/privacy-feature.js';
 import { keyringFromConfig } from './privacy/privacy-config.js';
-import { createValueSealer } from './privacy/privacy-sealer.js';
+import { createValueSealer, submissionAad } from './privacy/privacy-sealer.js';
+import type { Values } from '@svc/core';
+import { createReportCounts } from './submissions/report-counts.js';
+import { recountChangedForms } from './submissions/report-count-rebuild.js';
 import { applyErasureLedger } from './privacy/privacy-ledger-apply.js';
 import { erasureLedgerPath } from './privacy/privacy-config.js';
 
@@ -167,6 +170,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     });
     // issue #37 item 1: one sealer (keyring of the configured KEKs) for every sealed column.
     const sealer = createValueSealer(keyringFromConfig(config));
+    // issue #35 item 6: reports come from counts kept at write time; a delete, spam change or
+    // recount opens the rows' values through the one sealer (issue #37).
+    const reportCounts = createReportCounts(forms, (row) => sealer.openJson<Values>(row.data_key, row.values, submissionAad(row.uid)), database.dialect);
+    // The backfill and the repair after a form's reported fields change: only forms that need it.
+    const recountReports = () => recountChangedForms(database.db, database.dialect, reportCounts, forms.list(), now, app.log);
+    await recountReports();
+    forms.onChange(() => void recountReports().catch((error: unknown) => app.log.error({ err: error }, 'report counts could not be recounted')));
     const drafts = createDraftService(database.db, secret, sealer, config.drafts.ttlDays, now, address.resolve);
     const limiterStore = config.redis.url ? createRedisStore(config.redis.url, config.redis.keyPrefix) : createMemoryStore(() => now().getTime());
     cleanups.push(() => limiterStore.close(), () => app.close());
@@ -292,6 +302,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       uploads,
       deliveries,
       sealer,
+      reportCounts,
       csrf,
       cors,
       guard: createHeadlessGuard(cors, config.headless.enabled),

@@ -13,6 +13,7 @@ import { filtered, matchingIds, type SubmissionFilter } from '../submissions/sub
 import type { ValueSealer } from '../privacy/privacy-sealer.js';
 import { eraseSubmissions } from '../privacy/privacy-erasure.js';
 import { countFiles } from '../submissions/submission-admin-repository.js';
+import { countStateChange } from '../submissions/report-counts.js';
 import { parseFilter } from './admin-query.js';
 import { assertCanWrite, type AdminKey } from './admin-keys.js';
 import { readableForm, type AdminServices } from './admin-service.js';
@@ -176,6 +177,8 @@ export async function runBulk(services: AdminServices, key: AdminKey, handle: st
   let queued = 0;
   const changed = await services.db.transaction().execute(async (trx) => {
     const targets = await selectTargets(trx, services.sealer, form, request);
+    // issue #35 item 6: the report's counts move with the rows, in their transaction.
+    await countStateChange(trx, services.reportCounts, targets.map((t) => t.id), change);
     for (const part of chunks(targets)) {
       const set = change.status !== undefined ? { status: change.status, updated_at: at } : { is_spam: change.isSpam ? 1 : 0, updated_at: at };
       await trx.updateTable('svc_submissions').set(set).where('id', 'in', part.map((t) => t.id)).execute();

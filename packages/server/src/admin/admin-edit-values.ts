@@ -15,6 +15,7 @@
 import { FIELD_MESSAGES, SvcError, computeVisibility, validateValues, type Field, type FieldValue, type Form, type Values, type Visibility } from '@svc/core';
 import { renderSubmissionTitle } from '../submissions/submission-title.js';
 import { sealSubmission } from '../submissions/submission-persist.js';
+import { editTally, writeReportTally } from '../submissions/report-counts.js';
 import { assertCanWrite, type AdminKey } from './admin-keys.js';
 import { readableSubmission, type AdminServices } from './admin-service.js';
 import { appendAudit, type AuditBy } from './audit-log.js';
@@ -134,6 +135,10 @@ export async function editSubmissionValues(services: AdminServices, key: AdminKe
       // identifier now names is found, and the one it named before is not.
       await trx.deleteFrom('svc_privacy_index').where('submission_id', '=', submission.id).execute();
       await services.blindIndex.write(trx, submission.id, form.id, services.blindIndex.entries(form, outcome.values));
+      // issue #35 item 6: the report's answers move from the old values to the new. The row as it is
+      // now (the UPDATE holds it on PostgreSQL): its spam flag may have changed since it was read.
+      const state = await trx.selectFrom('svc_submissions').select(['status', 'is_spam', 'created_at']).where('id', '=', submission.id).executeTakeFirstOrThrow();
+      await writeReportTally(trx, editTally(form, { formId: form.id, createdAt: state.created_at, status: state.status, isSpam: Number(state.is_spam) === 1 }, submission.values, outcome.values));
       // The old and new values are a person's data: sealed in the entry (issue #37 item 1).
       const audit = { seal: services.sealer.forNew(), detail: { from: diff.from, to: diff.to } };
       await appendAudit(trx, { key, ...by, action: 'submission.edit', form: formHandle, target: `submission:${submission.id}`, detail: { revision: revision + 1 }, sealed: audit }, at);

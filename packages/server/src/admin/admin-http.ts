@@ -23,6 +23,7 @@ export function createAdminServices(ctx: AppContext): AdminServices {
     links: createDownloadLinks(ctx.config.secret as string, ctx.config.admin.downloadUrlMinutes, ctx.submit.now),
     deliveries: ctx.deliveries,
     sealer: ctx.sealer,
+    reportCounts: ctx.reportCounts,
     now: ctx.submit.now,
     ledger: createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log, dialect: ctx.database.dialect }),
     blindIndex: createBlindIndex(ctx.config.secret as string),

@@ -22,9 +22,21 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{
 export const MAX_BUCKETS = 400;
 const APPROX_DAYS: Readonly<Record<ReportInterval, number>> = { day: 1, week: 7, month: 28 };
 
+/** One formatter per zone: building one costs far more than formatting with it (a year's report asks 732 times). */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+function wallClock(zone: string): Intl.DateTimeFormat {
+  let format = wallClocks.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    wallClocks.set(zone, format);
+  }
+  return format;
+}
+
 /** How far `zone`'s wall clock is ahead of UTC at `at`, in ms. */
 function offsetAt(zone: string, at: number): number {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(at).map((p) => [p.type, Number(p.value)]));
+  const parts = Object.fromEntries(wallClock(zone).formatToParts(at).map((p) => [p.type, Number(p.value)]));
   const wall = Date.UTC(parts['year'] ?? 0, (parts['month'] ?? 1) - 1, parts['day'] ?? 1, parts['hour'] ?? 0, parts['minute'] ?? 0, parts['second'] ?? 0);
   return wall - Math.floor(at / 1000) * 1000;
 }

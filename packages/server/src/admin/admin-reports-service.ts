@@ -1,15 +1,21 @@
 /**
  * A form's report (issue #35 item 6, Freeform's survey reports): submissions over time by day,
  * week or month of the site's time zone, by status and spam, and the distribution of answers of
- * every choice, rating and opinion-scale field. The database counts (admin-reports-repository.ts);
- * this folds UTC hours into local buckets, fills the empty ones and labels the answers.
+ * every choice, rating and opinion-scale field. The database sums the counts kept at write time
+ * (admin-reports-repository.ts); this folds UTC hours into local buckets, fills the empty ones and
+ * labels the answers.
+ *
+ * The counts are per UTC hour, so the period is taken in whole hours: `from` rounded down and `to`
+ * up to the hour, and the answer says which period it counted. A site zone a whole number of hours
+ * from UTC (nearly all of them) gets exact days; in a zone such as Asia/Kolkata (+05:30) a day's
+ * bucket holds the hours that start in it, so its edges are half an hour off.
  */
 import type { Field, Form } from '@svc/core';
-import type { DialectName } from '../storage/database-factory.js';
 import type { AdminKey } from './admin-keys.js';
 import { readableForm, type AdminServices } from './admin-service.js';
-import type { ReportInterval, ReportQuery } from './admin-reports-query.js';
-import { countAnswersInValues, countByHour, countByStatus, type ReportPeriod } from './admin-reports-repository.js';
+import { zonedMidnight, type ReportInterval, type ReportQuery } from './admin-reports-query.js';
+import { HOUR_MS } from '../submissions/report-counts.js';
+import { countAnswers, countByHour, countByStatus, type ReportPeriod } from './admin-reports-repository.js';
 
 const DAY_MS = 86_400_000;
 const SINGLE = new Set(['select', 'radioGroup', 'opinionScale', 'rating']);
@@ -74,25 +80,39 @@ export function localDate(timezone: string): (at: Date) => string {
   return (at) => format.format(at);
 }
 
-export async function buildReport(services: AdminServices, dialect: DialectName, key: AdminKey, handle: string, query: ReportQuery, timezone: string): Promise<FormReport> {
+export async function buildReport(services: AdminServices, key: AdminKey, handle: string, query: ReportQuery, timezone: string): Promise<FormReport> {
   const form: Form = readableForm(services, key, handle);
-  const period: ReportPeriod = { formId: form.id, from: query.from.toISOString(), to: query.to.toISOString() };
+  const period: ReportPeriod = { formId: form.id, fromHour: Math.floor(query.from.getTime() / HOUR_MS), toHour: Math.ceil(query.to.getTime() / HOUR_MS) };
+  const from = new Date(period.fromHour * HOUR_MS);
+  const to = new Date(period.toHour * HOUR_MS);
   const reported = form.fields.filter(isReportedField);
-  const [hours, statuses, ...answers] = await Promise.all([
-    countByHour(services.db, period),
-    countByStatus(services.db, period),
-    ...reported.map((f) => countAnswersInValues(services.db, dialect, period, f.handle as string, LIST.has(f.type))),
-  ]);
+  const [hours, statuses, answers] = await Promise.all([countByHour(services.db, period), countByStatus(services.db, period), countAnswers(services.db, period)]);
   const dateOf = localDate(timezone);
-  // Every bucket of the period, empty ones too, so the chart's time axis has no gaps.
+  // Every bucket of the period, empty ones too, so the chart's time axis has no gaps; and where
+  // each local day starts, so an hour finds its day by a binary search instead of a date format
+  // (a year is 8,784 hours, each counted clean and spam).
   const series = new Map<string, { clean: number; spam: number }>();
-  const last = dateOf(new Date(query.to.getTime() - 1));
-  for (let day = dateOf(query.from); day <= last; day = addDays(day, 1)) {
+  const starts: number[] = [];
+  const dayBuckets: { clean: number; spam: number }[] = [];
+  const last = dateOf(new Date(to.getTime() - 1));
+  for (let day = dateOf(from); day <= last; day = addDays(day, 1)) {
     const bucket = bucketOf(day, query.interval);
-    if (!series.has(bucket)) series.set(bucket, { clean: 0, spam: 0 });
+    let entry = series.get(bucket);
+    if (!entry) series.set(bucket, (entry = { clean: 0, spam: 0 }));
+    starts.push(zonedMidnight(day, timezone).getTime());
+    dayBuckets.push(entry);
   }
   for (const row of hours) {
-    const bucket = series.get(bucketOf(dateOf(new Date(`${row.hour}:00:00Z`)), query.interval));
+    const at = row.hour * HOUR_MS;
+    let low = 0;
+    let high = starts.length - 1;
+    // The last day that starts at or before the hour (the first day may start before the period).
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] as number) <= at) low = mid;
+      else high = mid - 1;
+    }
+    const bucket = dayBuckets[low];
     if (!bucket) continue;
     if (row.spam) bucket.spam += row.n;
     else bucket.clean += row.n;
@@ -104,8 +124,14 @@ export async function buildReport(services: AdminServices, dialect: DialectName,
     else entry.clean += row.n;
     byStatus.set(row.status, entry);
   }
-  const fields = reported.map((field, i) => {
-    const counted = new Map((answers[i] ?? []).map((a) => [a.value, a.n]));
+  const byField = new Map<string, Map<string, number>>();
+  for (const answer of answers) {
+    const counted = byField.get(answer.handle) ?? new Map<string, number>();
+    counted.set(answer.value, answer.n);
+    byField.set(answer.handle, counted);
+  }
+  const fields = reported.map((field) => {
+    const counted = byField.get(field.handle as string) ?? new Map<string, number>();
     const options = optionsOf(field);
     const known = new Set(options.map((o) => o.value));
     const rows: ReportAnswer[] = options.map((o) => ({ value: o.value, label: o.label, count: counted.get(o.value) ?? 0 }));
@@ -115,8 +141,8 @@ export async function buildReport(services: AdminServices, dialect: DialectName,
   const statusRows = [...byStatus].map(([status, c]) => ({ status, ...c }));
   return {
     form: form.handle,
-    from: period.from,
-    to: period.to,
+    from: from.toISOString(),
+    to: to.toISOString(),
     interval: query.interval,
     timezone,
     total: statusRows.reduce((sum, s) => sum + s.clean, 0),

@@ -87,5 +87,5 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   await adminExportRoutes(app, { keys, services, onRequest });
   await adminNotesRoutes(app, { keys, services, onRequest });
   await adminBulkRoutes(app, { keys, services, onRequest });
-  await adminReportsRoutes(app, { keys, services, onRequest, dialect: ctx.database.dialect, timezone: ctx.sites.defaultSite.timezone ?? 'UTC' });
+  await adminReportsRoutes(app, { keys, services, onRequest, timezone: ctx.sites.defaultSite.timezone ?? 'UTC' });
 }

@@ -18,6 +18,7 @@ import type { ListQuery } from './admin-query.js';
 import type { AdminKey } from './admin-keys.js';
 import type { DownloadLinks } from './download-links.js';
 import type { DeliveryService } from '../notifications/delivery-service.js';
+import type { ReportCounts } from '../submissions/report-counts.js';
 import type { DeliveryRecord } from '../notifications/delivery-model.js';
 import type { ValueSealer } from '../privacy/privacy-sealer.js';
 import { notesFor, type SubmissionNote } from './admin-notes-repository.js';
@@ -33,6 +34,8 @@ export interface AdminServices {
   readonly deliveries: DeliveryService;
   /** Opens (and an edit re-seals) the values and titles sealed at rest (issue #37 item 1). */
   readonly sealer: ValueSealer;
+  /** Keeps the report's counts on every status, spam, edit and delete (issue #35 item 6). */
+  readonly reportCounts: ReportCounts;
   readonly now: () => Date;
   /** Every delete writes the erasure ledger (issue #37 item 2: privacy/privacy-ledger.ts). */
   readonly ledger: ErasureLedger;

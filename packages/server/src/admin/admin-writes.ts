@@ -8,6 +8,7 @@
 import type { Readable } from 'node:stream';
 import { SvcError, type Form } from '@svc/core';
 import { updateSubmissionState } from '../submissions/submission-admin-repository.js';
+import { countStateChange } from '../submissions/report-counts.js';
 import { eraseSubmissions } from '../privacy/privacy-erasure.js';
 import { requeueDelivery } from '../notifications/outbox-repository.js';
 import { exportStream } from '../exports/export-stream.js';
@@ -51,6 +52,8 @@ export async function updateSubmission(
   const markedNotSpam = submission.isSpam && change.isSpam === false;
   const at = services.now();
   const queued = await services.db.transaction().execute(async (trx) => {
+    // issue #35 item 6: the report's counts move with the row, in its transaction.
+    await countStateChange(trx, services.reportCounts, [submission.id], change);
     await updateSubmissionState(trx, submission.id, change, at.toISOString());
     const jobs = markedNotSpam ? await services.deliveries.queueHeldBack(trx, submission.id) : 0;
     await appendAudit(trx, { key, ...by, action: 'submission.update', form: formHandle, target: `submission:${submission.id}`, detail: { from: before, to: change } }, at);

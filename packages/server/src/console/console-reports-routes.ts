@@ -26,7 +26,7 @@ export async function consoleReportsRoutes(scope: FastifyInstance, kit: ConsoleK
     }
     const zone = consoleZone(ctx);
     const query = parseReportQuery(shown, services.now(), zone);
-    const report = await buildReport(services, ctx.database.dialect, principal, form.handle, query, zone);
+    const report = await buildReport(services, principal, form.handle, query, zone);
     return pageHeaders(reply).send(renderReports({ handle: form.handle, name: form.name, report, query: shown }, viewer));
   });
 }

@@ -49,6 +49,7 @@ export const TABLE_GROUPS: Readonly<Record<string, readonly string[]>> = {
   console: ['svc_console_sessions', 'svc_console_filters'],
   insights: ['svc_insight_steps', 'svc_insight_field_errors', 'svc_insight_counts', 'svc_insight_durations'],
   privacy: ['svc_privacy_index', 'svc_erasures', 'svc_erasure_marks'],
+  reports: ['svc_report_counts', 'svc_report_answers', 'svc_report_count_days', 'svc_report_answer_days', 'svc_report_forms'],
 };
 
 const GROUP_PROBES = Object.entries(TABLE_GROUPS).map(([group, tables]) => ({

@@ -19,6 +19,7 @@ import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { SiteRegistry } from '../sites/site-registry.js';
 import type { FormLocalizer } from '../forms/form-translations.js';
 import type { ValueSealer } from '../privacy/privacy-sealer.js';
+import type { ReportCounts } from '../submissions/report-counts.js';
 
 export interface AppContext {
   readonly config: Config;
@@ -37,6 +38,8 @@ export interface AppContext {
   readonly deliveries: DeliveryService;
   /** Seals and opens person's values at rest (issue #37 item 1): one instance per process. */
   readonly sealer: ValueSealer;
+  /** What deletes need to keep the report's counts (issue #35 item 6): forms by id, a values reader. */
+  readonly reportCounts: ReportCounts;
   readonly cors: CorsPolicies;
   /** onRequest hook for every headless route: request id, headless switch, CORS. */
   readonly guard: HeadlessGuard;

@@ -311,6 +311,57 @@ export interface PrivacyIndexTable {
   hash: string;
 }
 
+/** issue #35 item 6: submissions per form, UTC hour (since the epoch), status and spam flag, kept at write time. */
+export interface ReportCountsTable {
+  form_id: number;
+  hour: number;
+  status: string;
+  is_spam: number;
+  /** One of a few copies of the row (PostgreSQL write lanes); reports sum them. */
+  slot: number;
+  n: number;
+}
+
+/** issue #35 item 6: clean submissions per form, UTC hour, reported field and answer (a list answer: per element). */
+export interface ReportAnswersTable {
+  form_id: number;
+  hour: number;
+  handle: string;
+  answer: string;
+  /** One of a few copies of the row (PostgreSQL write lanes); reports sum them. */
+  slot: number;
+  n: number;
+}
+
+/** issue #35 item 6: ReportCountsTable per UTC day (since the epoch), for the whole days of a period. */
+export interface ReportCountDaysTable {
+  form_id: number;
+  day: number;
+  status: string;
+  is_spam: number;
+  /** One of a few copies of the row (PostgreSQL write lanes); reports sum them. */
+  slot: number;
+  n: number;
+}
+
+/** issue #35 item 6: ReportAnswersTable per UTC day, for the whole days of a period. */
+export interface ReportAnswerDaysTable {
+  form_id: number;
+  day: number;
+  handle: string;
+  answer: string;
+  /** One of a few copies of the row (PostgreSQL write lanes); reports sum them. */
+  slot: number;
+  n: number;
+}
+
+/** issue #35 item 6: the fields each form's answers are counted for (JSON), so a change is recounted. */
+export interface ReportFormsTable {
+  form_id: number;
+  fields: string;
+  counted_at: string;
+}
+
 /**
  * issue #37 item 2: one row per erased submission (privacy/privacy-ledger.ts): what went, never a
  * value. Mirrored to the append-only ledger file so a restored older database erases it again.
@@ -363,4 +414,9 @@ export interface Database {
   svc_privacy_index: PrivacyIndexTable;
   svc_erasures: ErasuresTable;
   svc_erasure_marks: ErasureMarksTable;
+  svc_report_counts: ReportCountsTable;
+  svc_report_answers: ReportAnswersTable;
+  svc_report_count_days: ReportCountDaysTable;
+  svc_report_answer_days: ReportAnswerDaysTable;
+  svc_report_forms: ReportFormsTable;
 }

@@ -27,6 +27,7 @@ import * as createPrivacyIndex from './migrations/202611272246-create-privacy-in
 import * as addDataKeys from './migrations/202611280122-add-data-keys.js';
 import * as addSubmissionDataKey from './migrations/202611280126-add-submission-data-key.js';
 import * as createErasureLedger from './migrations/202611280123-create-erasure-ledger.js';
+import * as createReportCounts from './migrations/202611280221-create-report-counts.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -57,6 +58,7 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611280122-add-data-keys': addDataKeys,
   '202611280126-add-submission-data-key': addSubmissionDataKey,
   '202611280123-create-erasure-ledger': createErasureLedger,
+  '202611280221-create-report-counts': createReportCounts,
 };
 
 /**

@@ -31,14 +31,14 @@ export interface FeaturePurge {
   purge(now: Date): Promise<number>;
 }
 
-export type PurgeContext = Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database' | 'log'> & { readonly classic: FeaturePurge; readonly insights?: FeaturePurge };
+export type PurgeContext = Pick<AppContext, 'drafts' | 'idempotency' | 'submit' | 'uploads' | 'config' | 'forms' | 'database' | 'log' | 'reportCounts'> & { readonly classic: FeaturePurge; readonly insights?: FeaturePurge };
 
 export async function purgeExpired(ctx: PurgeContext): Promise<PurgeReport> {
   const now = ctx.submit.now();
   // Retention first: the files of the submissions it deletes are released, and then purged below.
   // issue #37 item 5: retention erases, through the erasure ledger like every other delete.
   const ledger = createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log, dialect: ctx.database.dialect });
-  const retention = await purgeRetention({ db: ctx.database.db, forms: ctx.forms, uploads: ctx.uploads, retention: ctx.config.retention, ledger }, now);
+  const retention = await purgeRetention({ db: ctx.database.db, forms: ctx.forms, uploads: ctx.uploads, retention: ctx.config.retention, ledger, reportCounts: ctx.reportCounts }, now);
   return {
     drafts: await ctx.drafts.purgeExpired(now),
     idempotencyKeys: await ctx.idempotency.purgeExpired(now),

@@ -14,6 +14,7 @@ import type { Database } from './database-schema.js';
 import { releaseOrphanedFiles } from '../submissions/submission-deletion.js';
 import { eraseSubmissions } from '../privacy/privacy-erasure.js';
 import type { ErasureLedger, ErasureReason } from '../privacy/privacy-ledger.js';
+import type { ReportCounts } from '../submissions/report-counts.js';
 
 export interface RetentionServices {
   readonly db: Kysely<Database>;
@@ -22,6 +23,7 @@ export interface RetentionServices {
   readonly retention: Config['retention'];
   /** Each purge is an erasure, written in the erasure ledger (issue #37 item 5). */
   readonly ledger: ErasureLedger;
+  readonly reportCounts: ReportCounts;
 }
 
 export interface RetentionReport {

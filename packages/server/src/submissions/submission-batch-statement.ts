@@ -11,6 +11,7 @@ import type { Database } from '../storage/database-schema.js';
 import { deliveryRows, type NewDelivery } from '../notifications/outbox-repository.js';
 import { idsInOrder, submissionRow, type NewSubmission } from './submission-repository.js';
 import { runCompiled } from '../storage/compiled-queries.js';
+import type { TallyStatements } from './report-counts.js';
 
 export interface BatchSubmission {
   readonly row: NewSubmission;
@@ -35,20 +36,22 @@ function placeholders(count: number, width: number, first: number): string {
 }
 
 /** The statement for `rows` submissions and `jobs` jobs, built once per shape (runCompiled keeps it). */
-function statementText(rowColumns: readonly string[], rows: number, jobColumns: readonly string[], jobs: number): string {
+function statementText(rowColumns: readonly string[], rows: number, jobColumns: readonly string[], jobs: number, also: readonly string[]): string {
+  // Further data-modifying statements (the report counts, issue #35 item 6) run with the rest.
+  const more = also.map((text, i) => `, r${i} AS (${text})`).join('');
   const insertRows = `INSERT INTO svc_submissions (${rowColumns.map(quote).join(', ')}) VALUES ${placeholders(rows, rowColumns.length, 1)} RETURNING id, uid`;
-  if (jobs === 0) return `WITH s AS (${insertRows}) SELECT id, uid FROM s`;
+  if (jobs === 0) return `WITH s AS (${insertRows})${more} SELECT id, uid FROM s`;
   // The jobs' VALUES carry their submission's uid first, then every delivery column but the id.
   const carried = jobColumns.filter((c) => c !== 'submission_id');
   const select = jobColumns.map((c) => (c === 'submission_id' ? 's.id' : INTEGER_COLUMNS.has(c) ? `j.${quote(c)}::integer` : `j.${quote(c)}`));
   const values = placeholders(jobs, carried.length + 1, rows * rowColumns.length + 1);
   const insertJobs = `INSERT INTO svc_deliveries (${jobColumns.map(quote).join(', ')})
     SELECT ${select.join(', ')} FROM (VALUES ${values}) AS j(submission_uid, ${carried.map(quote).join(', ')}) JOIN s ON s.uid = j.submission_uid`;
-  return `WITH s AS (${insertRows}), d AS (${insertJobs}) SELECT id, uid FROM s`;
+  return `WITH s AS (${insertRows}), d AS (${insertJobs})${more} SELECT id, uid FROM s`;
 }
 
-/** Inserts the batch; answers the submissions' ids in the order given (matched by uid). */
-export async function insertSubmissionBatch(db: Kysely<Database>, batch: readonly BatchSubmission[], now: string): Promise<number[]> {
+/** Inserts the batch (and `also`'s statements); answers the submissions' ids in the order given (matched by uid). */
+export async function insertSubmissionBatch(db: Kysely<Database>, batch: readonly BatchSubmission[], now: string, also?: TallyStatements): Promise<number[]> {
   const rows = batch.map((b) => submissionRow(b.row));
   const jobRows = batch.flatMap((b) => deliveryRows(b.jobs, now).map((job) => ({ submissionUid: b.row.uid, job })));
   const rowColumns = Object.keys(rows[0] ?? {});
@@ -58,8 +61,10 @@ export async function insertSubmissionBatch(db: Kysely<Database>, batch: readonl
     parameters.push(submissionUid);
     for (const [column, value] of Object.entries(job)) if (column !== 'submission_id') parameters.push(value);
   }
+  const alsoTexts = also?.texts(parameters.length + 1) ?? [];
+  if (also) parameters.push(...also.parameters);
   if (parameters.length > MAX_PARAMETERS) throw new Error('a write batch too large for one statement');
-  const build = () => ({ compile: () => CompiledQuery.raw(statementText(rowColumns, rows.length, jobColumns, jobRows.length), parameters) });
-  const result = await runCompiled<{ id: number | string; uid: string }>(db, `submission-batch-${rows.length}-${jobRows.length}`, build, parameters);
+  const build = () => ({ compile: () => CompiledQuery.raw(statementText(rowColumns, rows.length, jobColumns, jobRows.length, alsoTexts), parameters) });
+  const result = await runCompiled<{ id: number | string; uid: string }>(db, `submission-batch-${rows.length}-${jobRows.length}-${also?.shape ?? ''}`, build, parameters);
   return idsInOrder(batch.map((b) => b.row), result.rows);
 }

@@ -8,12 +8,15 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { UploadService } from '../files/upload-service.js';
 import { deleteForSubmissions as deleteDeliveries } from '../notifications/outbox-repository.js';
+import { forgetSubmissions, type ReportCounts } from './report-counts.js';
 
 const DELETE_CHUNK = 1000;
 
 export interface DeletionServices {
   readonly db: Kysely<Database>;
   readonly uploads: UploadService;
+  /** Takes deleted submissions out of their forms' report counts (issue #35 item 6). */
+  readonly reportCounts: ReportCounts;
 }
 
 /**
@@ -35,6 +38,8 @@ export async function deleteSubmissions(
     let rows = 0;
     for (const part of parts) {
       await deleteDeliveries(trx, part);
+      // Read before they go: the report's counts lose what these rows added (issue #35 item 6).
+      await forgetSubmissions(trx, services.reportCounts, part);
       const result = await trx.deleteFrom('svc_submissions').where('id', 'in', part).executeTakeFirst();
       rows += Number(result.numDeletedRows);
     }

@@ -13,6 +13,7 @@ import { insertSubmission, insertSubmissions, type NewSubmission, type SealedCol
 import { enqueueDeliveries, type NewDelivery } from '../notifications/outbox-repository.js';
 import type { CombinedWrite, WriteBatcher } from '../storage/write-batcher.js';
 import { insertSubmissionBatch } from './submission-batch-statement.js';
+import { ReportTally, reportedFields, tallyStatements, writeReportTally } from './report-counts.js';
 import { allIds, fileSlots } from './submit-files.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { SpamLists } from '../security/spam-lists.js';
@@ -90,7 +91,12 @@ interface PlainSubmission {
   readonly jobs: ((id: number | null) => readonly NewDelivery[]) | null;
   /** Its blind-index rows (issue #37), written in the batch's transaction; null when it has none. */
   readonly index: ((trx: Transaction<Database>, submissionId: number) => Promise<void>) | null;
+  /** What it adds to its form's report counts (issue #35 item 6), written once for the whole batch. */
+  readonly tally: ReportTally;
 }
+
+/** What a batch adds to the report's counts (issue #35 item 6): its submissions' tallies merged. */
+const batchTally = (inputs: readonly PlainSubmission[]) => inputs.reduce((all, input) => all.merge(input.tally), new ReportTally());
 
 /** Jobs are queued at the batch's latest submission time. */
 const queuedAt = (inputs: readonly PlainSubmission[]) => inputs.reduce((latest, input) => (input.row.createdAt > latest ? input.row.createdAt : latest), '');
@@ -109,11 +115,13 @@ const plainSubmissions: CombinedWrite<PlainSubmission, number> = {
     for (const [i, input] of inputs.entries()) await input.index?.(trx, ids[i] as number);
     const jobs = inputs.flatMap((input, i) => (input.jobs ? input.jobs(ids[i] as number) : []));
     await enqueueDeliveries(trx, jobs, queuedAt(inputs));
+    // Last, so a PostgreSQL batch holds the report's hot rows (this hour's) only until its commit.
+    await writeReportTally(trx, batchTally(inputs));
     return ids;
   },
   runStatement(db, inputs) {
     const batch = inputs.map((input) => ({ row: input.row, jobs: input.jobs ? input.jobs(null) : [] }));
-    return insertSubmissionBatch(db, batch, queuedAt(inputs));
+    return insertSubmissionBatch(db, batch, queuedAt(inputs), tallyStatements(batchTally(inputs)));
   },
 };
 
@@ -172,9 +180,11 @@ export async function persist(services: PersistServices, input: PersistInput) {
   const fileIds = allIds(fileSlots(form, values));
   // Personal values (issue #37) add index rows, committed with the submission's row.
   const index = services.personalIndex?.prepare(form, values) ?? null;
+  // issue #35 item 6: the report's counts, in the submission's transaction like its other rows.
+  const tally = new ReportTally().add(reportedFields(form), { formId: form.id, createdAt: row.createdAt, status: row.status, isSpam: row.isSpam, values }, 1);
   if (fileIds.length === 0 && !payment && !claim) {
     const jobs = notify ? (id: number | null) => services.deliveries.jobs(form, { ...stored, id }, targets) : null;
-    const id = await services.writes.combine(index ? indexedSubmissions : plainSubmissions, { row, jobs, index });
+    const id = await services.writes.combine(index ? indexedSubmissions : plainSubmissions, { row, jobs, index, tally });
     if (notify) services.deliveries.poke();
     return { id, uid, token };
   }
@@ -183,6 +193,7 @@ export async function persist(services: PersistServices, input: PersistInput) {
   const id = await services.writes.run(async (trx) => {
     const inserted = await insertSubmission(trx, row);
     await index?.(trx, inserted);
+    await writeReportTally(trx, tally);
     await payment?.claim(trx, inserted);
     await claim?.(trx, inserted);
     if (fileIds.length > 0) {
