@@ -10,6 +10,7 @@ import type { AppContext } from '../http/app-context.js';
 import { SERVICE_VERSION } from '../version.js';
 import { createDownloadLinks } from './download-links.js';
 import type { AdminServices } from './admin-service.js';
+import { openPoolFor } from '../privacy/privacy-open-pool.js';
 import { createErasureLedger } from '../privacy/privacy-ledger.js';
 import { erasureLedgerPath } from '../privacy/privacy-config.js';
 import { createBlindIndex } from '../privacy/privacy-blind-index.js';
@@ -23,6 +24,7 @@ export function createAdminServices(ctx: AppContext): AdminServices {
     links: createDownloadLinks(ctx.config.secret as string, ctx.config.admin.downloadUrlMinutes, ctx.submit.now),
     deliveries: ctx.deliveries,
     sealer: ctx.sealer,
+    opening: openPoolFor(ctx.sealer, ctx.config),
     reportCounts: ctx.reportCounts,
     now: ctx.submit.now,
     ledger: createErasureLedger({ db: ctx.database.db, path: erasureLedgerPath(ctx.config), log: ctx.log, dialect: ctx.database.dialect }),

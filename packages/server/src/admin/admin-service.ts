@@ -21,6 +21,7 @@ import type { DeliveryService } from '../notifications/delivery-service.js';
 import type { ReportCounts } from '../submissions/report-counts.js';
 import type { DeliveryRecord } from '../notifications/delivery-model.js';
 import type { ValueSealer } from '../privacy/privacy-sealer.js';
+import type { OpenPool } from '../privacy/privacy-open-pool.js';
 import { notesFor, type SubmissionNote } from './admin-notes-repository.js';
 import type { ErasureLedger } from '../privacy/privacy-ledger.js';
 import type { BlindIndex } from '../privacy/privacy-blind-index.js';
@@ -34,6 +35,8 @@ export interface AdminServices {
   readonly deliveries: DeliveryService;
   /** Opens (and an edit re-seals) the values and titles sealed at rest (issue #37 item 1). */
   readonly sealer: ValueSealer;
+  /** Opens pages of rows on a worker thread (exports, lists: issue #37 item 6). */
+  readonly opening?: Pick<OpenPool, 'open'>;
   /** Keeps the report's counts on every status, spam, edit and delete (issue #35 item 6). */
   readonly reportCounts: ReportCounts;
   readonly now: () => Date;

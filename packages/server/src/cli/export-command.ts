@@ -13,6 +13,7 @@ import { readableForm } from '../admin/admin-service.js';
 import type { AdminKey } from '../admin/admin-keys.js';
 import { exportStream } from '../exports/export-stream.js';
 import { countMatching } from '../submissions/submission-search.js';
+import { openPoolFor } from '../privacy/privacy-open-pool.js';
 import { commandConfig, type CommandOptions } from './command-options.js';
 import { createProgressBar } from './progress-bar.js';
 
@@ -37,7 +38,7 @@ export async function runExport(options: ExportCommandOptions): Promise<number> 
     const statuses = svc.context.config.submissions.statuses.map((s) => s.handle);
     const form = readableForm(svc.context, OPERATOR_KEY, options.form);
     const query = parseExportQuery(options.query, statuses);
-    const services = { db: svc.context.database.db, uploads: svc.context.uploads, sealer: svc.context.sealer };
+    const services = { db: svc.context.database.db, uploads: svc.context.uploads, sealer: svc.context.sealer, opening: openPoolFor(svc.context.sealer, svc.context.config) };
     const total = await countMatching(services, form.id, query.filter);
     const bar = createProgressBar(total, `Exporting ${form.handle}`);
     let rows = 0;

@@ -59,6 +59,14 @@ function pooledBytes(count: number): Buffer {
   return out;
 }
 
+/**
+ * `count` random bytes from the pool, a Buffer of their own: the IVs and data keys of values
+ * sealed at rest (issue #37), drawn for every submission.
+ */
+export function pooledRandomBytes(count: number): Buffer {
+  return pooledBytes(count);
+}
+
 /** `bytes` random bytes as base64url (16 bytes = 128 bits -> 22 chars). */
 export function randomToken(bytes = 16): string {
   return pooledBytes(bytes).toString('base64url');

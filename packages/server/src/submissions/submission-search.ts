@@ -15,7 +15,8 @@ import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { withKeys } from './object-shapes.js';
 import { parseStoredJson } from '../storage/stored-json.js';
-import { submissionAad, submissionTitleAad, type ValueSealer } from '../privacy/privacy-sealer.js';
+import type { ValueSealer } from '../privacy/privacy-sealer.js';
+import { openRowColumns, type OpenedColumns, type OpenPool } from '../privacy/privacy-open-pool.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -23,6 +24,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 export interface SubmissionSource {
   readonly db: Db;
   readonly sealer: ValueSealer;
+  /** Opens whole pages off the main thread (exports, lists); without it rows open here. */
+  readonly opening?: Pick<OpenPool, 'open'>;
 }
 
 export interface SubmissionFilter {
@@ -85,18 +88,10 @@ interface SealedRow {
   readonly data_key: string | null;
 }
 
-/** A row's title and values JSON text, opened; null where a column cannot be opened (its key destroyed or tampered with). */
-export interface OpenedColumns {
-  readonly title: string | null;
-  readonly values: string | null;
-}
+export type { OpenedColumns };
 
 /** The title and values text of a stored row (a legacy row with no data key is plain already). */
-export function openColumns(sealer: ValueSealer, row: SealedRow): OpenedColumns {
-  if (row.data_key === null) return { title: row.title, values: row.values };
-  const opener = sealer.opener(row.data_key);
-  return { title: opener.text(row.title, submissionTitleAad(row.uid)), values: opener.text(row.values, submissionAad(row.uid)) };
-}
+export const openColumns: (sealer: ValueSealer, row: SealedRow) => OpenedColumns = openRowColumns;
 
 type ListedRow = SealedRow & { id: number; status: string; is_spam: number; created_at: string; client: string | null; profile: string | null };
 
@@ -208,7 +203,12 @@ async function readPage<R extends ListedRow, T>(
       .select(columns as never)
       .execute() as unknown as Promise<R[]>;
   if (filter.q === undefined || filter.q === '') {
-    return { rows: (await select(limit, after)).map((row) => convert(row, openColumns(source.sealer, row))), stoppedAt: null };
+    const read = await select(limit, after);
+    if (source.opening) {
+      const opened = await source.opening.open(read);
+      return { rows: read.map((row, i) => convert(row, opened[i] as OpenedColumns)), stoppedAt: null };
+    }
+    return { rows: read.map((row) => convert(row, openColumns(source.sealer, row))), stoppedAt: null };
   }
   const matches = textMatcher(filter.q);
   const rows: T[] = [];

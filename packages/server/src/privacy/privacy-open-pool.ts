@@ -1,0 +1,113 @@
+/**
+ * Opening many sealed rows off the main thread (issue #37 item 6). An export reads rows by the
+ * hundred thousand and opening one (its data key unwrapped, title and values opened: three
+ * AES-GCM operations) costs about as much CPU as everything else the export does with it, so the
+ * export hands each batch to a worker thread and formats the previous batch meanwhile: the
+ * opening runs on the second core instead of doubling the main thread's work per row.
+ *
+ * The worker is the compiled privacy-open-worker.js beside this file; where there is none (the
+ * TypeScript sources run by the tests), batches are opened on the calling thread, the same code.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PrivacyKeysConfig } from './privacy-config.js';
+import { submissionAad, submissionTitleAad, type ValueSealer } from './privacy-sealer.js';
+
+/** A stored row's sealed columns. */
+export interface SealedColumnsRow {
+  readonly uid: string;
+  readonly title: string;
+  readonly values: string;
+  readonly data_key: string | null;
+}
+
+/** A row's title and values JSON text, opened; null where a column cannot be opened (its key destroyed or tampered with). */
+export interface OpenedColumns {
+  readonly title: string | null;
+  readonly values: string | null;
+}
+
+export interface OpenBatch {
+  readonly id: number;
+  readonly rows: readonly SealedColumnsRow[];
+}
+
+/** The title and values text of a stored row (a legacy row with no data key is plain already). */
+export function openRowColumns(sealer: ValueSealer, row: SealedColumnsRow): OpenedColumns {
+  if (row.data_key === null) return { title: row.title, values: row.values };
+  const opener = sealer.opener(row.data_key);
+  return { title: opener.text(row.title, submissionTitleAad(row.uid)), values: opener.text(row.values, submissionAad(row.uid)) };
+}
+
+export interface OpenPool {
+  /** The batch's rows opened, in order. */
+  open(rows: readonly SealedColumnsRow[]): Promise<OpenedColumns[]>;
+  close(): Promise<void>;
+}
+
+const WORKER = new URL('./privacy-open-worker.js', import.meta.url);
+
+/**
+ * One worker, started at the first batch and kept (unreferenced, so it never holds a process
+ * open) for the next export. `config` is the validated config's secret and privacy section, from
+ * which the worker builds the same keyring.
+ */
+export function createOpenPool(sealer: ValueSealer, config: PrivacyKeysConfig, env: NodeJS.ProcessEnv = process.env): OpenPool {
+  const inThread: OpenPool = { open: async (rows) => rows.map((row) => openRowColumns(sealer, row)), close: async () => undefined };
+  if (!existsSync(fileURLToPath(WORKER))) return inThread;
+  let worker: Worker | null = null;
+  let next = 0;
+  const waiting = new Map<number, { resolve: (opened: OpenedColumns[]) => void; reject: (error: Error) => void }>();
+  const start = (): Worker => {
+    const started = new Worker(WORKER, { workerData: { config: { secret: config.secret, privacy: config.privacy }, env } });
+    started.unref();
+    started.on('message', (answer: { id: number; opened: OpenedColumns[] }) => {
+      const entry = waiting.get(answer.id);
+      waiting.delete(answer.id);
+      entry?.resolve(answer.opened);
+    });
+    const fail = (error: Error) => {
+      // Every batch in flight fails; the next export starts a new worker.
+      for (const entry of waiting.values()) entry.reject(error);
+      waiting.clear();
+      if (worker === started) worker = null;
+    };
+    started.on('error', fail);
+    started.on('exit', (code) => fail(new Error(`the opening worker exited (${code})`)));
+    return started;
+  };
+  return {
+    open(rows) {
+      if (rows.length === 0) return Promise.resolve([]);
+      worker ??= start();
+      const id = next++;
+      const running = worker;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        // A waiting batch keeps the worker referenced, so a process waiting on it stays up.
+        running.ref();
+        running.postMessage({ id, rows: rows.map((r) => ({ uid: r.uid, title: r.title, values: r.values, data_key: r.data_key })) } satisfies OpenBatch);
+      }).finally(() => {
+        if (waiting.size === 0) running.unref();
+      }) as Promise<OpenedColumns[]>;
+    },
+    async close() {
+      const running = worker;
+      worker = null;
+      await running?.terminate();
+    },
+  };
+}
+
+const POOLS = new WeakMap<ValueSealer, OpenPool>();
+
+/** The one pool of a sealer (an app's), made at first ask: every service built from the app shares it. */
+export function openPoolFor(sealer: ValueSealer, config: PrivacyKeysConfig): OpenPool {
+  let pool = POOLS.get(sealer);
+  if (!pool) {
+    pool = createOpenPool(sealer, config);
+    POOLS.set(sealer, pool);
+  }
+  return pool;
+}
