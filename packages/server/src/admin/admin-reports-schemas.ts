@@ -9,8 +9,8 @@ const Counts = { clean: Type.Integer({ description: 'Not spam.' }), spam: Type.I
 export const FormReportSchema = Type.Object(
   {
     form: Type.String(),
-    from: Type.String({ description: 'Start of the period (inclusive), ISO 8601.' }),
-    to: Type.String({ description: 'End of the period (exclusive), ISO 8601.' }),
+    from: Type.String({ description: 'Start of the period (inclusive), ISO 8601: the hour `from` falls in (counts are kept per UTC hour).' }),
+    to: Type.String({ description: 'End of the period (exclusive), ISO 8601: `to` rounded up to a whole UTC hour.' }),
     interval: Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]),
     timezone: Type.String({ description: "The IANA zone whose days, weeks (from Monday) and months the series counts: the default site's, else UTC." }),
     total: Type.Integer({ description: 'Submissions of the period that are not spam; the answers are counted over these.' }),
@@ -37,7 +37,7 @@ export const FormReportSchema = Type.Object(
 
 export const adminReportsSchema = routeSchema({
   summary: "A form's report: submissions over time, by status and spam, and each choice field's answers",
-  description: 'Counted in the database over the period (docs/console.md#reports). Exact figures.',
+  description: 'Summed from the counts kept at write time, in whole UTC hours (docs/console.md#reports). Exact figures.',
   tags: ['admin'],
   security: [{ adminKey: [] }],
   params: pathParams(FORM_HANDLE),
