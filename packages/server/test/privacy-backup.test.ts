@@ -6,7 +6,9 @@
  * pointing elsewhere, B is back, and the next start with the real ledger erases it again. On
  * SQLite and PostgreSQL (pg_dump / pg_restore).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { startS3Server, S3RVER_CREDENTIALS, S3_TEST_REGION, type S3TestServer } from './support/s3-server.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -209,5 +211,67 @@ describeEachDialect('erasure reaches backups', (target) => {
       { reason: 'delete', mirrored: 1 },
     ]);
     expect(readFileSync(ledger, 'utf8').trim().split('\n')).toHaveLength(1 + 1 + 3);
+  });
+});
+
+describe('erasure reaches backups, files in S3', () => {
+  let bucket: S3TestServer;
+  let svc: TestApp;
+  let work: string;
+  beforeAll(async () => {
+    bucket = await startS3Server();
+    work = mkdtempSync(join(tmpdir(), 'svc-backup-s3-'));
+    svc = await createTestApp({
+      config: {
+        forms: { dir: FORMS_DIR, watch: false },
+        headless: { forms: { claims: { exposeManifest: true, allowSubmit: true } } },
+        admin: { keys: [{ name: 'desk', sha256: sha(API_KEY), scopes: ['read', 'write', 'privacy'], forms: ['*'] }] },
+        deliveries: { enabled: false },
+        files: { store: 's3', s3: { bucket: bucket.bucket, endpoint: bucket.endpoint, forcePathStyle: true, ...S3RVER_CREDENTIALS } },
+        privacy: { erasureLedger: join(work, 'erasures.log') },
+      },
+    });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await bucket?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('deletes the object of an erased submission again when a restored bucket brought it back', async () => {
+    const tokens = await svc.app.inject({ method: 'GET', url: '/svc/tokens' });
+    const { csrf } = tokens.json() as { csrf: { value: string } };
+    const cookie = [tokens.headers['set-cookie']].flat().map((c) => String(c).split(';')[0]).join('; ');
+    const body = multipartBody([
+      fieldPart('_svc', JSON.stringify({ intent: 'submit', values: { contact: 'bob@example.test', story: 'A tree fell on it' } })),
+      fieldPart('SVC_CSRF_TOKEN', csrf.value),
+      filePart('files[photo][]', 'dent.png', PNG, 'image/png'),
+    ]);
+    const submitted = await svc.app.inject({ method: 'POST', url: '/svc/api/forms/claims/submit', headers: { ...body.headers, cookie }, payload: body.payload });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    const id = (submitted.json() as { submission: { id: number } }).submission.id;
+    const { storage_key: key } = await svc.context.database.db.selectFrom('svc_files').select('storage_key').where('submission_id', '=', id).executeTakeFirstOrThrow();
+    const copy = await bucket.readObject(key);
+    expect(copy).not.toBeNull();
+    expect((await createBackup(svc.config, join(work, 'before.tar'))).files).toBe(0);
+    const erased = await svc.app.inject({ method: 'POST', url: '/svc/api/admin/privacy/erase', headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, payload: JSON.stringify({ email: 'bob@example.test', confirm: true }) });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(await bucket.readObject(key)).toBeNull();
+    await svc.close();
+    // The bucket as its own backup (versioning, a replica) would bring it back.
+    const client = new S3Client({ region: S3_TEST_REGION, endpoint: bucket.endpoint, forcePathStyle: true, credentials: { ...S3RVER_CREDENTIALS } });
+    await client.send(new PutObjectCommand({ Bucket: bucket.bucket, Key: key, Body: copy as Buffer }));
+    client.destroy();
+    expect(await bucket.readObject(key)).not.toBeNull();
+    const restored = await restoreBackup(svc.config, join(work, 'before.tar'));
+    expect(restored).toMatchObject({ files: 0, erasures: { reapplied: 1, submissions: 1 } });
+    expect(await bucket.readObject(key)).toBeNull();
+    const app = await buildApp(svc.config, { logger: false });
+    try {
+      const gone = await app.app.inject({ method: 'GET', url: `/svc/api/admin/submissions/${id}`, headers: { authorization: `Bearer ${API_KEY}` } });
+      expect(gone.statusCode).toBe(404);
+    } finally {
+      await app.close();
+    }
   });
 });
