@@ -249,7 +249,34 @@ export async function searchListedSubmissions(...[source, ...rest]: SearchArgs):
   return (await readPage<ListedRow, ListedSubmission>(source, LISTED_COLUMNS, toListed, ...rest, Infinity)).rows;
 }
 
-/** The ids of a form's rows `filter` matches, text search included, in id order (bulk actions); stops past `max` matches. */
+/**
+ * A query's rows past `after` in (created_at, id) order, SCAN_STEP at most: the order the
+ * (form_id, created_at) index gives, so each step starts where the last ended. In id order
+ * SQLite walked that index and sorted every time: counting a search over 100,000 rows took 8 s.
+ */
+function scanStep<Q extends ReturnType<typeof filtered>>(query: Q, after: KeysetPosition | null): Q {
+  const next = after
+    ? query.where('created_at', '>=', after.createdAt).where((eb) => eb.or([eb('created_at', '>', after.createdAt), eb('id', '>', after.id)]))
+    : query;
+  return next.orderBy('created_at').orderBy('id').limit(SCAN_STEP) as Q;
+}
+
+/** Every row of `query` (the other filters applied) opened and matched against `q`, in scan steps; stops once `visit` answers false. */
+async function scanMatching<E extends string>(source: SubmissionSource, query: ReturnType<typeof filtered>, q: string, extra: readonly E[], visit: (row: Record<E | 'id', unknown>) => boolean): Promise<void> {
+  const matches = textMatcher(q);
+  let after: KeysetPosition | null = null;
+  for (;;) {
+    const read = (await scanStep(query, after)
+      .select(['id', 'uid', 'title', 'values', 'data_key', 'created_at', ...extra] as never)
+      .execute()) as unknown as (SealedRow & { id: number; created_at: string } & Record<E | 'id', unknown>)[];
+    for (const row of read) if (matches(openColumns(source.sealer, row)) && !visit(row)) return;
+    if (read.length < SCAN_STEP) return;
+    const last = read[read.length - 1] as { id: number; created_at: string };
+    after = { createdAt: last.created_at, id: Number(last.id) };
+  }
+}
+
+/** The rows of `query` (a form's, other filters applied) whose text matches `q`, with the `extra` columns (bulk actions); stops past `max` matches. */
 export async function matchingIds<E extends string>(
   source: SubmissionSource,
   query: ReturnType<typeof filtered>,
@@ -257,23 +284,12 @@ export async function matchingIds<E extends string>(
   extra: readonly E[],
   max: number,
 ): Promise<Record<E | 'id', unknown>[]> {
-  const matches = textMatcher(q);
   const out: Record<E | 'id', unknown>[] = [];
-  let lastId = 0;
-  for (;;) {
-    const read = (await query
-      .select(['id', 'uid', 'title', 'values', 'data_key', ...extra] as never)
-      .where('id', '>', lastId)
-      .orderBy('id')
-      .limit(SCAN_STEP)
-      .execute()) as unknown as (SealedRow & Record<E | 'id', unknown>)[];
-    for (const row of read) {
-      if (matches(openColumns(source.sealer, row))) out.push(row);
-      if (out.length > max) return out;
-    }
-    if (read.length < SCAN_STEP) return out;
-    lastId = Number((read[read.length - 1] as { id: unknown }).id);
-  }
+  await scanMatching(source, query, q, extra, (row) => {
+    out.push(row);
+    return out.length <= max;
+  });
+  return out;
 }
 
 /**
@@ -282,15 +298,12 @@ export async function matchingIds<E extends string>(
  */
 export async function countMatching(source: SubmissionSource, formId: number, filter: SubmissionFilter): Promise<number> {
   if (filter.q !== undefined && filter.q !== '') {
-    const matches = textMatcher(filter.q);
     let n = 0;
-    let lastId = 0;
-    for (;;) {
-      const read = await filtered(source.db, formId, filter).select(['id', 'uid', 'title', 'values', 'data_key']).where('id', '>', lastId).orderBy('id').limit(SCAN_STEP).execute();
-      for (const row of read) if (matches(openColumns(source.sealer, row))) n++;
-      if (read.length < SCAN_STEP) return n;
-      lastId = Number((read[read.length - 1] as { id: number }).id);
-    }
+    await scanMatching(source, filtered(source.db, formId, filter), filter.q, [], () => {
+      n++;
+      return true;
+    });
+    return n;
   }
   const row = await filtered(source.db, formId, filter)
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
