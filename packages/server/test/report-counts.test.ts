@@ -3,7 +3,8 @@
  * sequence of submits (batched, spam, with a file), status and spam changes one at a time and in
  * bulk, value edits, deletes one at a time and in bulk, and the retention purge, the report equals
  * a recount of the stored rows after every step: totals, statuses, days and every answer, and the
- * kept counts equal what a recount from scratch writes.
+ * kept counts equal what a recount from scratch writes; the recount at boot (the backfill) and
+ * after a change of a form's reported fields.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
@@ -16,7 +17,7 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 import { describeEachDialect } from './support/dialects.js';
 import { fieldPart, filePart, multipartBody } from './support/multipart-body.js';
 import { PNG } from './support/admin-fixture.js';
-import { recountForm } from '../src/submissions/report-count-rebuild.js';
+import { recountChangedForms, recountForm } from '../src/submissions/report-count-rebuild.js';
 import { purgeExpired } from '../src/storage/purge-job.js';
 import { submissionAad } from '../src/privacy/privacy-sealer.js';
 
@@ -200,5 +201,37 @@ describeEachDialect('report counts kept at write time', (target) => {
     const purged = await purgeExpired(svc.context);
     expect(purged.spam).toBeGreaterThan(0);
     await expectExact('retention purge');
+  });
+
+  const recountChanged = () => recountChangedForms(svc.context.database.db, svc.context.database.dialect, svc.context.reportCounts, svc.context.forms.list(), () => clock, { info: () => undefined });
+
+  it('recounts at boot a form counted by no earlier start (the backfill), and only such a form', { timeout: 30_000 }, async () => {
+    const db = svc.context.database.db;
+    const before = await countsTables();
+    expect(before.counts.length).toBeGreaterThan(0);
+    // An installation from before the counts: no record of the form, no counts.
+    await db.deleteFrom('svc_report_forms').execute();
+    for (const table of ['svc_report_counts', 'svc_report_answers', 'svc_report_count_days', 'svc_report_answer_days'] as const) await db.deleteFrom(table).execute();
+    await recountChanged();
+    expect(await countsTables()).toEqual(before);
+    await expectExact('backfill');
+    // Counted for these fields already: nothing is read again.
+    expect(await recountForm(db, svc.context.database.dialect, svc.context.reportCounts, form(), clock)).toBeNull();
+  });
+
+  it('recounts a form whose reported fields changed, so a field turned into a choice counts its stored answers', { timeout: 30_000 }, async () => {
+    writeFileSync(join(dir, 'survey.yaml'), SURVEY.replace('{ type: text, handle: comment, label: Comment }', '{ type: select, handle: comment, label: Comment, options: [note 1] }'));
+    await svc.context.forms.reload();
+    // The reload's own recount (forms.onChange) and this one are one transaction after the other.
+    await recountChanged();
+    const counted = (await report(PERIODS[0]?.query ?? '')).fields.find((f: { handle: string }) => f.handle === 'comment');
+    const expected: Record<string, number> = {};
+    const rows = await svc.context.database.db.selectFrom('svc_submissions').select(['uid', 'is_spam', 'values', 'data_key']).where('form_id', '=', form().id).execute();
+    for (const row of rows) {
+      const comment = Number(row.is_spam) === 1 ? undefined : svc.context.sealer.openJson<Record<string, unknown>>(row.data_key, row.values, submissionAad(row.uid))?.['comment'];
+      if (typeof comment === 'string') expected[comment] = (expected[comment] ?? 0) + 1;
+    }
+    expect(Object.keys(expected).length).toBeGreaterThan(1);
+    expect(Object.fromEntries(counted.answers.filter((a: { count: number }) => a.count > 0).map((a: { value: string; count: number }) => [a.value, a.count]))).toEqual(expected);
   });
 });
