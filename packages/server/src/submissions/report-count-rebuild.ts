@@ -76,9 +76,14 @@ export interface RecountLog {
   info(details: Record<string, unknown>, message: string): void;
 }
 
-/** Recounts every form whose counts are missing or for other fields; logs each one it recounts. */
+/**
+ * Recounts every form whose counts are missing or for other fields; logs each one it recounts.
+ * The records are read first, without a lock, so a start with nothing to recount takes none.
+ */
 export async function recountChangedForms(db: Kysely<Database>, dialect: DialectName, counts: ReportCounts, forms: readonly Form[], now: () => Date, log: RecountLog): Promise<void> {
+  const kept = new Map((await db.selectFrom('svc_report_forms').select(['form_id', 'fields']).execute()).map((r) => [Number(r.form_id), r.fields]));
   for (const form of forms) {
+    if (kept.get(form.id) === reportFingerprint(form)) continue;
     const started = Date.now();
     const read = await recountForm(db, dialect, counts, form, now());
     if (read !== null) log.info({ form: form.handle, rows: read, ms: Date.now() - started }, 'report counts recounted from the stored submissions');
