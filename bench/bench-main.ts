@@ -14,6 +14,7 @@ import { BIG_FIELDS, BIG_PAGES, bigValues } from './big-form.js';
 import { CONNECTIONS, DURATION, ROUNDS, compare, download, measure, median, startTarget, withTargets, type FixedLoad, type Measure } from './bench-harness.js';
 import { exportMemoryScenario, printExportMemory } from './export-memory.js';
 import { measureSealingCost, printSealingCost } from './sealing-cost.js';
+import { measureUploadSealingCost, printUploadSealingCost } from './upload-sealing-cost.js';
 import { withBenchPostgres } from './bench-postgres.js';
 import { bulkScenario, printBulk } from './bulk-console.js';
 import { measureHostedPages, printHostedPages } from './hosted-page-weight.js';
@@ -434,6 +435,7 @@ async function main(): Promise<void> {
   printExportTable(!only || only === 'export' ? [await exportScenario()] : []);
   // issue #37 item 6: the cost of sealing alone, beside the submit and export ratios it is part of.
   if (!only || only === 'submit' || only === 'export' || only === 'sealing') printSealingCost(measureSealingCost());
+  if (!only || only === 'upload' || only === 'sealing') printUploadSealingCost(await measureUploadSealingCost());
   if (!only || only === 'export-memory') printExportMemory(await exportMemoryScenario());
   if (!only || only === 'weight') printWeights(await measureClientWeight());
   if (!only || only === 'hosted-page') printHostedPages(await measureHostedPages());

@@ -36,11 +36,15 @@ function sealing(plain: Readable, key: Buffer, binding: string, size: number): R
   const sealed = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
-      callback(null, sealer.update(chunk));
+      for (const piece of sealer.update(chunk)) this.push(piece);
+      callback();
     },
     flush(callback) {
       if (seen !== size) callback(new Error(`stored file holds ${seen} bytes, its row says ${size}`));
-      else callback(null, sealer.final());
+      else {
+        for (const piece of sealer.final()) this.push(piece);
+        callback();
+      }
     },
   });
   plain.once('error', (error) => sealed.destroy(error));

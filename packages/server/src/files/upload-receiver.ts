@@ -66,7 +66,8 @@ export async function spoolUpload(
   const write = async (chunk: Buffer) => {
     digest?.update(chunk);
     const { handle, seal } = target as SpoolTarget;
-    await writeAll(handle, seal ? seal.update(chunk) : chunk);
+    if (!seal) return writeAll(handle, chunk);
+    for (const piece of seal.update(chunk)) await writeAll(handle, piece);
   };
   const decide = async (complete: boolean) => {
     const bytes = Buffer.concat(head ?? []);
@@ -106,7 +107,7 @@ export async function spoolUpload(
     if (!refusal && size === 0) refusal = 'empty';
     if (!refusal && head) await decide(true);
     // The sealer holds the last chunk back until it knows it is the last.
-    if (!refusal && target?.seal) await writeAll(target.handle, target.seal.final());
+    if (!refusal && target?.seal) for (const piece of target.seal.final()) await writeAll(target.handle, piece);
     await close();
     if (refusal || !sniffed) {
       await target?.discard();

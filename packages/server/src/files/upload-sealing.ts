@@ -3,13 +3,15 @@
  * in chunks, so a file of the configured maximum size is sealed as it arrives and opened as it is
  * sent, never held whole in memory (one GCM message would need the whole file before its tag).
  *
- * Layout: `SVF1` | nonce prefix (8 random bytes) | chunks. Each chunk is CHUNK_BYTES of plain
- * bytes (the last one fewer, possibly none) as ciphertext followed by its 16-byte tag. A chunk's
- * IV is the prefix and its index (big-endian uint32); its additional data binds the file (the
- * storage key), the index and whether it is the last, so chunks cannot be reordered, moved to
- * another file or cut off at a chunk boundary without the open failing.
+ * Layout: `SVF1` | nonce prefix (8 random bytes) | chunks | end. Each chunk is CHUNK_BYTES of
+ * plain bytes (the last one fewer) as ciphertext followed by its 16-byte tag; the end is the tag of
+ * an empty chunk sealed as the last. A chunk's IV is the prefix and its index (big-endian uint32);
+ * its additional data binds the file (the storage key), the index and whether it is the end, so
+ * chunks cannot be reordered, moved to another file or cut off without the open failing. The end
+ * being a chunk of its own lets every data chunk be sealed as its bytes arrive, piece by piece,
+ * with no plain byte copied or held back.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, type CipherGCM } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 
 const MAGIC = Buffer.from('SVF1');
@@ -19,17 +21,20 @@ const TAG_BYTES = 16;
 /** Plain bytes per chunk: 64 KiB costs 16 bytes of tag each (0.02 %), and is what fs streams read. */
 export const CHUNK_BYTES = 64 * 1024;
 
-/** Seals a stream of plain bytes chunk by chunk; `update` and `final` answer what to write. */
+/** Seals a stream of plain bytes chunk by chunk; `update` and `final` answer what to write, in order. */
 export interface ChunkSealer {
-  update(plain: Buffer): Buffer;
-  /** The last chunk (and the header, for an empty file); call once, after every update. */
-  final(): Buffer;
+  update(plain: Buffer): Buffer[];
+  /** The rest: the open chunk's tag and the end (and the header, for an empty file); call once, last. */
+  final(): Buffer[];
 }
 
 /** The size of the sealed form of `size` plain bytes (what a store is told it receives). */
 export function sealedSize(size: number): number {
-  return HEADER_BYTES + size + TAG_BYTES * Math.max(1, Math.ceil(size / CHUNK_BYTES));
+  return HEADER_BYTES + size + TAG_BYTES * (Math.ceil(size / CHUNK_BYTES) + 1);
 }
+
+/** Bytes after the last whole chunk: a cut chunk (at most CHUNK_BYTES - 1 and its tag) and the end. */
+const MAX_TAIL = CHUNK_BYTES - 1 + 2 * TAG_BYTES;
 
 function iv(prefix: Buffer, index: number): Buffer {
   const out = Buffer.alloc(12);
@@ -42,11 +47,6 @@ function chunkAad(binding: string, index: number, last: boolean): Buffer {
   return Buffer.from(`svc:file:${binding}:${index}:${last ? 1 : 0}`, 'utf8');
 }
 
-function sealChunk(key: Buffer, prefix: Buffer, binding: string, index: number, last: boolean, plain: Buffer): Buffer {
-  const cipher = createCipheriv('aes-256-gcm', key, iv(prefix, index));
-  cipher.setAAD(chunkAad(binding, index, last));
-  return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-}
 
 /** Bytes gathered until a whole chunk can be taken: a list, concatenated only when cut. */
 class Pending {
@@ -68,32 +68,61 @@ class Pending {
 }
 
 /**
- * A sealer for one file under `key`, bound to `binding` (the storage key). A chunk is sealed only
- * once bytes after it have arrived, so the last one is known to be the last when it is sealed.
+ * A sealer for one file under `key`, bound to `binding` (the storage key). Bytes are enciphered as
+ * they arrive; a chunk's tag follows its CHUNK_BYTES-th byte, and `final` closes the open chunk and
+ * adds the end.
  */
 export function createChunkSealer(key: Buffer, binding: string): ChunkSealer {
   const prefix = randomBytes(PREFIX_BYTES);
-  const pending = new Pending();
   let index = 0;
+  let filled = 0;
+  let cipher: CipherGCM | null = null;
   let headerOut = false;
   let done = false;
-  const header = (): Buffer[] => {
-    if (headerOut) return [];
-    headerOut = true;
-    return [MAGIC, prefix];
+  const begin = (out: Buffer[]) => {
+    if (!headerOut) {
+      headerOut = true;
+      out.push(MAGIC, prefix);
+    }
+  };
+  const close = (out: Buffer[]) => {
+    const open = cipher as CipherGCM;
+    const rest = open.final();
+    if (rest.length > 0) out.push(rest);
+    out.push(open.getAuthTag());
+    cipher = null;
+    filled = 0;
+    index++;
   };
   return {
     update(plain) {
       if (done) throw new Error('sealer already finished');
-      pending.push(plain);
-      const out = header();
-      while (pending.length > CHUNK_BYTES) out.push(sealChunk(key, prefix, binding, index++, false, pending.take(CHUNK_BYTES)));
-      return out.length === 0 ? Buffer.alloc(0) : Buffer.concat(out);
+      const out: Buffer[] = [];
+      begin(out);
+      for (let at = 0; at < plain.length; ) {
+        if (!cipher) {
+          cipher = createCipheriv('aes-256-gcm', key, iv(prefix, index));
+          cipher.setAAD(chunkAad(binding, index, false));
+        }
+        const take = Math.min(CHUNK_BYTES - filled, plain.length - at);
+        out.push(cipher.update(at === 0 && take === plain.length ? plain : plain.subarray(at, at + take)));
+        filled += take;
+        at += take;
+        if (filled === CHUNK_BYTES) close(out);
+      }
+      return out;
     },
     final() {
       if (done) throw new Error('sealer already finished');
       done = true;
-      return Buffer.concat([...header(), sealChunk(key, prefix, binding, index, true, pending.take(pending.length))]);
+      const out: Buffer[] = [];
+      begin(out);
+      if (cipher) close(out);
+      const end = createCipheriv('aes-256-gcm', key, iv(prefix, index));
+      end.setAAD(chunkAad(binding, index, true));
+      end.final();
+      out.push(end.getAuthTag());
+      return out;
     },
   };
 }
@@ -133,8 +162,8 @@ export function openSealedStream(sealed: Readable, key: Buffer, binding: string)
           if (!head.subarray(0, MAGIC.length).equals(MAGIC)) throw new SealedFileError('not a sealed file');
           prefix = Buffer.from(head.subarray(MAGIC.length));
         }
-        // A whole chunk with bytes after it is not the last one.
-        while (pending.length > CHUNK_BYTES + TAG_BYTES) this.push(open(pending.take(CHUNK_BYTES + TAG_BYTES), false));
+        // More than a tail can hold: the next CHUNK_BYTES and tag are a whole chunk.
+        while (pending.length > MAX_TAIL) this.push(open(pending.take(CHUNK_BYTES + TAG_BYTES), false));
         callback();
       } catch (error) {
         callback(error as Error);
@@ -143,7 +172,12 @@ export function openSealedStream(sealed: Readable, key: Buffer, binding: string)
     flush(callback) {
       try {
         if (!prefix) throw new SealedFileError('not a sealed file');
-        callback(null, open(pending.take(pending.length), true));
+        // The tail: a cut chunk (none when the size is a multiple of CHUNK_BYTES), then the end.
+        if (pending.length < TAG_BYTES) throw new SealedFileError('the end is cut off');
+        const cut = pending.length > TAG_BYTES ? open(pending.take(pending.length - TAG_BYTES), false) : null;
+        if (open(pending.take(TAG_BYTES), true).length !== 0) throw new SealedFileError('the end holds bytes');
+        if (cut) this.push(cut);
+        callback();
       } catch (error) {
         callback(error as Error);
       }
