@@ -67,7 +67,7 @@ import { createPrivacyServices, registerPrivacy } from './privacy/privacy-featur
 import { keyringFromConfig } from './privacy/privacy-config.js';
 import { createValueSealer, submissionAad } from './privacy/privacy-sealer.js';
 import type { Values } from '@svc/core';
-import { createReportCounts } from './submissions/report-counts.js';
+import { createReportCounts, forgetSubmissions } from './submissions/report-counts.js';
 import { recountChangedForms } from './submissions/report-count-rebuild.js';
 import { applyErasureLedger } from './privacy/privacy-ledger-apply.js';
 import { erasureLedgerPath } from './privacy/privacy-config.js';
@@ -185,7 +185,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const fileStore = createFileStore(config.files);
     cleanups.push(() => fileStore.close());
     // issue #37 item 2: erasures a restored older database has not seen are applied again first.
-    const erasures = await applyErasureLedger({ db: database.db, store: fileStore, path: erasureLedgerPath(config), now, dialect: database.dialect });
+    const erasures = await applyErasureLedger({ db: database.db, store: fileStore, path: erasureLedgerPath(config), now, dialect: database.dialect, forget: (trx, ids) => forgetSubmissions(trx, reportCounts, ids) });
     if (erasures.reapplied > 0) app.log.warn({ erasures }, `re-applied ${erasures.reapplied} erasures from the erasure ledger`);
     // One group-commit queue for the hot writes (submissions, uploads) of this process.
     const writes = createWriteBatcher(database.db, database.dialect);

@@ -6,9 +6,6 @@
 import { createDatabase } from '../storage/database-factory.js';
 import { migrateToLatest, plannedMigrations } from '../storage/migration-runner.js';
 import { commandConfig, type CommandOptions } from './command-options.js';
-import { createFileStore } from '../files/file-store-factory.js';
-import { applyErasureLedger } from '../privacy/privacy-ledger-apply.js';
-import { erasureLedgerPath } from '../privacy/privacy-config.js';
 
 export interface MigrateOptions extends CommandOptions {
   readonly dryRun?: boolean;
@@ -25,14 +22,6 @@ export async function runMigrate(options: MigrateOptions): Promise<number> {
     }
     const applied = await migrateToLatest(database);
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date.\n');
-    // issue #37 item 2: as every start does, erasures this database has not seen are applied again.
-    const store = createFileStore(config.files);
-    try {
-      const erasures = await applyErasureLedger({ db: database.db, store, path: erasureLedgerPath(config), now: () => new Date(), dialect: database.dialect });
-      if (erasures.reapplied > 0) process.stdout.write(`Re-applied ${erasures.reapplied} erasures from the erasure ledger.\n`);
-    } finally {
-      await store.close();
-    }
     return 0;
   } finally {
     await database.close();

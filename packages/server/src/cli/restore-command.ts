@@ -1,8 +1,9 @@
 /**
  * `svc restore FILE` (issue #37 item 2): puts back what `svc backup` took — the database (SQLite
- * file, or svc's PostgreSQL tables) and the disk store's files — then migrates it and applies the
- * erasure ledger from its start, so every submission erased since the backup is erased again
- * before anything can read it. Run it with the service stopped.
+ * file, or svc's PostgreSQL tables) and the disk store's files — then migrates it and starts the
+ * service once, which applies the erasure ledger from its first line, so every submission erased
+ * since the backup is erased again before anything can read it. Run it with the service stopped;
+ * it needs the server's secret, as the service does.
  *
  * Before the database is replaced, erasures it recorded but had not yet written to the ledger
  * file (a crash between the two) are written there, or the restore would forget them.
@@ -12,11 +13,11 @@ import { rename, rm } from 'node:fs/promises';
 import { isAbsolute, join, normalize, resolve } from 'node:path';
 import { SvcError } from '@svc/core';
 import type { Config } from '../config/config-schema.js';
-import { createDatabase, describeDatabase } from '../storage/database-factory.js';
+import { createDatabase, describeDatabase, type DatabaseHandle } from '../storage/database-factory.js';
 import { migrateToLatest } from '../storage/migration-runner.js';
-import { createFileStore } from '../files/file-store-factory.js';
 import { erasureLedgerPath } from '../privacy/privacy-config.js';
-import { applyErasureLedger, mirrorPending, type LedgerApplyReport } from '../privacy/privacy-ledger-apply.js';
+import { mirrorPending } from '../privacy/privacy-ledger-apply.js';
+import { buildApp } from '../app.js';
 import { readArchive, type ArchiveEntry } from './backup-archive.js';
 import { restorePostgres } from './backup-postgres.js';
 import { BACKUP_MANIFEST, FILES_PREFIX, POSTGRES_ENTRY, SQLITE_ENTRY, type BackupManifest } from './backup-command.js';
@@ -25,7 +26,8 @@ import { commandConfig, type CommandOptions } from './command-options.js';
 export interface RestoreReport {
   readonly manifest: BackupManifest;
   readonly files: number;
-  readonly erasures: LedgerApplyReport;
+  /** Erasures of the ledger file the restored database had not seen, made again. */
+  readonly erasures: { readonly reapplied: number };
 }
 
 async function readText(entry: ArchiveEntry): Promise<string> {
@@ -55,6 +57,7 @@ export async function restoreBackup(config: Config, file: string, now: () => Dat
   });
   const manifestEntry = entries.find((e) => e.name === BACKUP_MANIFEST);
   const manifest = manifestEntry ? (JSON.parse(await readText(manifestEntry)) as BackupManifest) : null;
+  if (typeof config.secret !== 'string') throw new SvcError('PAYLOAD_INVALID', "svc restore needs the server's secret (SVC_SECRET or the config's secretFile): it starts the service once to erase again what the ledger lists.");
   if (!manifest || manifest.format !== 'svc-backup') throw new SvcError('PAYLOAD_INVALID', `${file} is not an svc backup (it has no ${BACKUP_MANIFEST}).`);
   const { dialect, location } = describeDatabase({ url: config.database.url, dataDir: config.dataDir });
   if (manifest.dialect !== dialect) {
@@ -91,16 +94,29 @@ export async function restoreBackup(config: Config, file: string, now: () => Dat
       files += 1;
     }
   }
+  // The restored database's marks go, so the start below reads the ledger file from its first
+  // line (a file replaced since the backup is read whole too); the start erases again through
+  // the same code as every start, report counts included.
   const database = createDatabase({ url: config.database.url, dataDir: config.dataDir });
-  const store = createFileStore(config.files);
+  let before: number;
   try {
     await migrateToLatest(database);
-    const erasures = await applyErasureLedger({ db: database.db, store, path: erasureLedgerPath(config), now, dialect: database.dialect }, { full: true });
-    return { manifest, files, erasures };
+    await database.db.deleteFrom('svc_erasure_marks').execute();
+    before = await erasureCount(database);
   } finally {
-    await store.close();
     await database.close();
   }
+  const svc = await buildApp(config, { logger: false, now });
+  try {
+    return { manifest, files, erasures: { reapplied: (await erasureCount(svc.context.database)) - before } };
+  } finally {
+    await svc.close();
+  }
+}
+
+async function erasureCount(database: DatabaseHandle): Promise<number> {
+  const row = await database.db.selectFrom('svc_erasures').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export interface RestoreOptions extends CommandOptions {
@@ -117,7 +133,7 @@ export async function runRestore(options: RestoreOptions): Promise<number> {
     const { manifest, erasures } = report;
     process.stdout.write(
       `Restored the ${manifest.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'} database of ${manifest.createdAt} and ${report.files} stored file(s) from ${resolve(options.file)}.\n` +
-        `Re-applied ${erasures.reapplied} erasures from the erasure ledger (${erasures.submissions} submission(s) were back in the backup).\n`,
+        `Re-applied ${erasures.reapplied} erasures from the erasure ledger.\n`,
     );
     return 0;
   } catch (error) {

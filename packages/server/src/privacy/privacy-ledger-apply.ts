@@ -1,6 +1,6 @@
 /**
- * Applying the erasure ledger (issue #37 item 2): at every start, at `svc migrate` and right after
- * `svc restore`. An entry of the ledger file whose submission uid is not in this database's
+ * Applying the erasure ledger (issue #37 item 2): at every start, and so right after `svc restore`
+ * (which starts the service once, reading the whole file). An entry of the ledger file whose submission uid is not in this database's
  * `svc_erasures` is an erasure this database has not seen — it was restored from a backup taken
  * before — so the submission's rows, its delivery jobs and its files (rows and stored bytes, by
  * the keys the entry names) are destroyed again, and the entry is recorded.
@@ -8,12 +8,12 @@
  * Cheap at a start: `svc_erasure_marks` keeps, per ledger file, how many bytes this database has
  * applied, and only the lines after that are read. The mark lives in the database on purpose: a
  * restore rolls it back with everything else, so exactly the entries written after the backup
- * are read again. `svc restore` reads the whole file anyway (`full`), in case the file was
- * replaced. Rows that a crash left unmirrored (committed, not yet in the file) are written to the
+ * are read again. `svc restore` clears the marks first, so its start reads the whole file, in case
+ * the file was replaced. Rows that a crash left unmirrored (committed, not yet in the file) are written to the
  * file first.
  */
 import { open } from 'node:fs/promises';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { FileStore } from '../files/file-store.js';
 import type { DialectName } from '../storage/database-factory.js';
@@ -27,6 +27,11 @@ export interface LedgerApplyServices {
   readonly path: string;
   readonly now: () => Date;
   readonly dialect: DialectName;
+  /**
+   * What else a deleted submission takes with it, run in the deletion's transaction before the
+   * rows go (the report's counts, submissions/report-counts.ts): the composition root's own.
+   */
+  readonly forget: (trx: Transaction<Database>, ids: readonly number[]) => Promise<void>;
 }
 
 export interface LedgerApplyReport {
@@ -144,10 +149,12 @@ async function reapply(services: LedgerApplyServices, batch: readonly LedgerEntr
   // the next start tries these entries again.
   for (const part of chunked([...keys], 16)) await Promise.all(part.map((key) => services.store.delete(key)));
   // What deleteSubmissions (submissions/submission-deletion.ts) deletes with a submission, in one
-  // transaction: its delivery jobs, its file rows, the row itself (index rows and notes cascade).
+  // transaction: its delivery jobs, its report counts, its file rows, the row itself (index rows
+  // and notes cascade).
   await db.transaction().execute(async (trx) => {
     for (const part of chunked(ids)) {
       await deleteDeliveries(trx, part);
+      await services.forget(trx, part);
       await trx.deleteFrom('svc_files').where('submission_id', 'in', part).execute();
       await trx.deleteFrom('svc_submissions').where('id', 'in', part).execute();
     }
