@@ -17,7 +17,7 @@ import { describeEachDialect } from './support/dialects.js';
 import { runSvc } from './support/svc-command.js';
 import { insertSubmissions, type NewSubmission } from '../src/submissions/submission-repository.js';
 import { SEARCH_SCAN_CAP } from '../src/submissions/submission-search.js';
-import { countLegacySubmissions, encryptLegacySubmissions } from '../src/privacy/privacy-legacy-encryption.js';
+import { countLegacySubmissions, encryptLegacySubmissions, startLegacyEncryption } from '../src/privacy/privacy-legacy-encryption.js';
 import { keyStatus, rotateKeys } from '../src/privacy/privacy-key-rotation.js';
 import { createValueSealer } from '../src/privacy/privacy-sealer.js';
 import { keyringFromConfig } from '../src/privacy/privacy-config.js';
@@ -129,6 +129,23 @@ describeEachDialect('submissions sealed at rest', (target) => {
     const after = await search();
     expect(after.map((s) => s.title).sort()).toEqual(['Lea Gacy', 'Leo Gacy', 'Lia Gacy']);
     expect(after.find((s) => s.title === 'Lea Gacy')?.values).toEqual({ firstName: 'Lea', lastName: 'Gacy', email: 'lea@example.test', message: `legacy ${run}` });
+  });
+
+  it('seals legacy rows in the background of a serving process, logging its progress', async () => {
+    await insertSubmissions(db(), [legacyRow(7, { firstName: 'Bea', lastName: 'Ground', email: 'bea@example.test', message: 'background' })]);
+    const lines: string[] = [];
+    const log = { info: (obj: object, msg: string) => lines.push(`${msg} ${JSON.stringify(obj)}`), error: (obj: object, msg: string) => lines.push(`ERROR ${msg}`) };
+    const sealing = startLegacyEncryption(db(), svc.context.sealer, log);
+    await sealing.done;
+    await sealing.stop();
+    expect(await countLegacySubmissions(db())).toBe(0);
+    expect(lines[0]).toMatch(/^sealing submissions stored before encryption at rest .*"submissions":1/);
+    expect(lines.at(-1)).toMatch(/^every stored submission is sealed/);
+    // Nothing left: a start logs nothing at all.
+    const idle: string[] = [];
+    const again = startLegacyEncryption(db(), svc.context.sealer, { info: (_o, msg) => idle.push(msg), error: (_o, msg) => idle.push(msg) });
+    await again.done;
+    expect(idle).toEqual([]);
   });
 
   it('an owner’s edit re-seals the values under the row’s own data key', async () => {

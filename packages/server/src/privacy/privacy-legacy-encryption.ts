@@ -85,7 +85,7 @@ export function startLegacyEncryption(
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void },
   /** The file store: plain uploads, answers, jobs and audit values are sealed after the submissions (privacy-legacy-rows.ts). */
   store?: FileStore,
-): { stop(): Promise<void> } {
+): { readonly done: Promise<void>; stop(): Promise<void> } {
   let stopping = false;
   const run = (async () => {
     const left = await countLegacySubmissions(db);
@@ -106,6 +106,7 @@ export function startLegacyEncryption(
     log.info({ ...sealedRows }, stopping ? 'sealing stored rows stopped; the next start resumes it' : 'every stored upload, answer, job and audit value is sealed');
   })().catch((error: unknown) => log.error({ err: error }, 'sealing stored submissions failed; the next start resumes it'));
   return {
+    done: run,
     async stop() {
       stopping = true;
       await run;
