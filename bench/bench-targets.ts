@@ -34,9 +34,10 @@ const kind = process.argv[2];
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 
-function benchConfig(extra: Record<string, unknown> = {}) {
+function benchConfig(extra: Record<string, unknown> = {}, demo = false) {
   return loadConfig({
     file: resolve(import.meta.dirname, '../examples/svc.config.yaml'),
+    demo,
     env: { SVC_SECRET: 'bench-secret-0123456789-abcdefghijklmnopqrstuvwxyz' },
     // One client sends thousands of requests a second: the per-client limits would measure themselves.
     // The delivery worker is off: the submit path (row + outbox jobs in one transaction) is what is
@@ -70,6 +71,14 @@ async function migratedSqlite(): Promise<SqliteDatabase.Database> {
 async function main(): Promise<void> {
   if (kind === 'svc') {
     const svc = await buildApp(benchConfig(), { logger: false });
+    await svc.app.listen({ port: 0, host: '127.0.0.1' });
+    report(svc.app.server.address());
+    return;
+  }
+  if (kind === 'svc-demo') {
+    // As `npm start` serves the examples (issue #36): the donation form's card field on the offline
+    // Stripe double, which a page can load, instead of js.stripe.com, which it cannot offline.
+    const svc = await buildApp(benchConfig({}, true), { logger: false });
     await svc.app.listen({ port: 0, host: '127.0.0.1' });
     report(svc.app.server.address());
     return;

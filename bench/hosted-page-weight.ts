@@ -1,17 +1,35 @@
 /**
- * Hosted pages (issue #36 item 4): what a visitor downloads for a form's page (the HTML, its one
- * stylesheet and its one script, each gzipped as a server would send it) against the 45 KB
- * budget, and how long Chromium takes from navigation to the form drawn by `<svc-form>` (the
- * element's `ready`), median of a few loads with a cold cache each. Reports, never asserts.
+ * Hosted pages (issue #36 item 4): what a visitor downloads for a form's page before touching it
+ * (the HTML, its one stylesheet, its script and whatever that imports at load, each gzipped as a
+ * server would send it) against the 45 KB budget, and how long Chromium takes from navigation to
+ * the form drawn by `<svc-form>` (the element's `ready`), median of a few loads with a cold cache
+ * each. Every example form with a page, in every site of the examples' config. A phone form's
+ * metadata chunk, imported on the field's first focus, is printed beside it, not counted.
+ * Reports, never asserts: packages/server/test/hosted-page-weight.test.ts holds the budget.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { parse } from 'yaml';
 import { median, withTargets } from './bench-harness.js';
 
 const BUDGET_BYTES = 45_000;
 const LOADS = 5;
-/** The example forms' pages: one page, several pages with a phone field, right to left. */
-const PAGES = ['/f/contact', '/f/application', '/f/contact?site=ar'] as const;
+const DRAW_LIMIT_MS = 30_000;
+const EXAMPLES = resolve(import.meta.dirname, '../examples');
+
+/** `/f/<handle>` of every example form with `hostedPage: true`, in the default site and each other one. */
+function examplePages(): string[] {
+  const handles = readdirSync(resolve(EXAMPLES, 'forms'))
+    .filter((file) => file.endsWith('.yaml') && /^\s*hostedPage:\s*true\b/m.test(readFileSync(resolve(EXAMPLES, 'forms', file), 'utf8')))
+    .map((file) => file.replace(/\.yaml$/, ''))
+    .sort();
+  const sites = ((parse(readFileSync(resolve(EXAMPLES, 'svc.config.yaml'), 'utf8')) as { sites?: { handle: string; default?: boolean }[] }).sites ?? [])
+    .filter((site) => site.default !== true)
+    .map((site) => `?site=${site.handle}`);
+  return handles.flatMap((handle) => ['', ...sites].map((query) => `/f/${handle}${query}`));
+}
 
 export interface PageWeight {
   readonly page: string;
@@ -19,6 +37,8 @@ export interface PageWeight {
   readonly css: number;
   readonly js: number;
   readonly total: number;
+  /** Imported on a phone field's first focus (the -phone bundles' metadata chunk); 0 for none. */
+  readonly lazy: number;
   readonly renderMs: number;
   readonly paintMs: number;
 }
@@ -31,17 +51,24 @@ async function weigh(origin: string, page: string): Promise<Omit<PageWeight, 're
   const js = /<script type="module" src="([^"]+)"/.exec(html)?.[1];
   const cssText = css ? await (await fetch(`${origin}${css}`)).text() : '';
   const jsText = js ? await (await fetch(`${origin}${js}`)).text() : '';
-  const sizes = { html: gz(html), css: gz(cssText), js: gz(jsText) };
-  return { page, ...sizes, total: sizes.html + sizes.css + sizes.js };
+  const beside = (path: string) => new URL(path, `${origin}${js ?? '/'}`).href;
+  // What the bundle imports before it runs counts (nothing today); what it imports later does not.
+  const statics = [...jsText.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["']([^"']+)["']/g)].map((m) => beside(m[1]!));
+  const lazies = [...jsText.matchAll(/import\(["']([^"']+)["']\)/g)].map((m) => beside(m[1]!));
+  const texts = async (urls: string[]) => Promise.all(urls.map(async (url) => (await fetch(url)).text()));
+  const sizes = { html: gz(html), css: gz(cssText), js: gz(jsText) + (await texts(statics)).reduce((sum, text) => sum + gz(text), 0) };
+  const lazy = (await texts(lazies)).reduce((sum, text) => sum + gz(text), 0);
+  return { page, ...sizes, total: sizes.html + sizes.css + sizes.js, lazy };
 }
 
 export async function measureHostedPages(): Promise<PageWeight[]> {
-  return withTargets(['svc'], async ([port]) => {
+  // The demo's svc (`npm start`): its donation form loads the offline Stripe double's script.
+  return withTargets(['svc-demo'], async ([port]) => {
     const origin = `http://127.0.0.1:${port as number}`;
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
     try {
       const out: PageWeight[] = [];
-      for (const page of PAGES) {
+      for (const page of examplePages()) {
         const weight = await weigh(origin, page);
         const renders: number[] = [];
         const paints: number[] = [];
@@ -50,17 +77,31 @@ export async function measureHostedPages(): Promise<PageWeight[]> {
           const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
           const tab = await context.newPage();
           await tab.goto(`${origin}${page}`, { waitUntil: 'commit' });
-          const timing = await tab.evaluate(async () => {
-            await customElements.whenDefined('svc-form');
-            await (document.querySelector('svc-form') as HTMLElement & { ready: Promise<void> }).ready;
-            const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN;
-            return { ready: performance.now(), paint };
-          });
+          // Bounded: a page whose form never draws is reported (NaN), not waited on forever.
+          const timing = await tab.evaluate(async (limit) => {
+            const drawn = (async () => {
+              await customElements.whenDefined('svc-form');
+              await (document.querySelector('svc-form') as HTMLElement & { ready: Promise<void> }).ready;
+              return performance.now();
+            })();
+            const ready = await Promise.race([drawn, new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), limit))]);
+            // The paint entry may be reported after `ready` resolved: waited for, buffered.
+            const paint = await new Promise<number>((resolve) => {
+              new PerformanceObserver((list) => {
+                const entry = list.getEntriesByName('first-contentful-paint')[0];
+                if (entry) resolve(entry.startTime);
+              }).observe({ type: 'paint', buffered: true });
+              setTimeout(() => resolve(Number.NaN), limit);
+            });
+            return { ready, paint };
+          }, DRAW_LIMIT_MS);
           renders.push(timing.ready);
           paints.push(timing.paint);
           await context.close();
         }
-        out.push({ ...weight, renderMs: median(renders), paintMs: median(paints) });
+        // A load that never drew or painted is left out of the median (NaN when all of them were).
+        const finite = (values: number[]) => values.filter(Number.isFinite);
+        out.push({ ...weight, renderMs: finite(renders).length > 0 ? median(finite(renders)) : Number.NaN, paintMs: finite(paints).length > 0 ? median(finite(paints)) : Number.NaN });
       }
       return out;
     } finally {
@@ -71,12 +112,12 @@ export async function measureHostedPages(): Promise<PageWeight[]> {
 
 export function printHostedPages(rows: readonly PageWeight[]): void {
   const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
-  process.stdout.write('| hosted page | HTML | CSS | JS | total (gzip) | budget | first paint | form drawn |\n|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write('| hosted page | HTML | CSS | JS | total (gzip) | budget | on first focus | first paint | form drawn |\n|---|---|---|---|---|---|---|---|---|\n');
   for (const r of rows) {
-    process.stdout.write(`| ${r.page} | ${kb(r.html)} | ${kb(r.css)} | ${kb(r.js)} | ${kb(r.total)} | ≤ ${kb(BUDGET_BYTES)} | ${r.paintMs.toFixed(0)} ms | ${r.renderMs.toFixed(0)} ms |\n`);
+    process.stdout.write(`| ${r.page} | ${kb(r.html)} | ${kb(r.css)} | ${kb(r.js)} | ${kb(r.total)} | ≤ ${kb(BUDGET_BYTES)} | ${r.lazy > 0 ? `+${kb(r.lazy)}` : '–'} | ${r.paintMs.toFixed(0)} ms | ${r.renderMs.toFixed(0)} ms |\n`);
   }
   for (const r of rows) {
-    process.stdout.write(`bench hosted-page ${r.page} gzip_bytes=${r.total} budget=${BUDGET_BYTES} first_paint_ms=${r.paintMs.toFixed(0)} form_drawn_ms=${r.renderMs.toFixed(0)}\n`);
+    process.stdout.write(`bench hosted-page ${r.page} gzip_bytes=${r.total} budget=${BUDGET_BYTES} lazy_gzip_bytes=${r.lazy} first_paint_ms=${r.paintMs.toFixed(0)} form_drawn_ms=${r.renderMs.toFixed(0)}\n`);
   }
   process.stdout.write('\n');
 }
