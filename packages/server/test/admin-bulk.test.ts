@@ -14,6 +14,7 @@ import { insertSubmissions, type NewSubmission } from '../src/submissions/submis
 import { createTestApp, type TestApp } from './support/test-app.js';
 import { describeEachDialect } from './support/dialects.js';
 import { PNG, submitWithFiles } from './support/admin-fixture.js';
+import { openTarget } from '../src/notifications/outbox-repository.js';
 
 const WRITER = `svc_${randomBytes(24).toString('base64url')}`;
 const READER = `svc_${randomBytes(24).toString('base64url')}`;
@@ -127,12 +128,14 @@ describeEachDialect('admin bulk actions', (target) => {
     expect(await changed(await bulk('leads', { ids, action: 'markSpam' }))).toBe(3);
     expect(await changed(await bulk('leads', { ids, action: 'markSpam' }))).toBe(0);
     expect((await statusOf(ids)).map((r) => r[2])).toEqual([1, 1, 1]);
-    const jobs = () => db().selectFrom('svc_deliveries').select(['submission_id', 'target']).where('submission_id', 'in', ids).orderBy('submission_id').execute();
+    const jobs = () => db().selectFrom('svc_deliveries').select(['submission_id', 'target', 'data_key']).where('submission_id', 'in', ids).orderBy('submission_id').execute();
     expect(await jobs()).toEqual([]);
     expect(await changed(await bulk('leads', { ids, action: 'markNotSpam' }))).toBe(3);
     const released = await jobs();
     expect(released.map((j) => Number(j.submission_id))).toEqual(ids);
-    expect(released[0]?.target).toContain('sales@example.test');
+    // The target is sealed at rest (issue #37): opened, it names the form's address.
+    const target = released[0] ? openTarget(svc.context.sealer, released[0]) : null;
+    expect(JSON.stringify(target)).toContain('sales@example.test');
     // Spam and back again: the jobs exist already and are not written twice.
     await bulk('leads', { ids, action: 'markSpam' });
     expect(await changed(await bulk('leads', { filter: { spam: true }, action: 'markNotSpam' }))).toBeGreaterThanOrEqual(3);
