@@ -14,6 +14,7 @@ import { BIG_FIELDS, BIG_PAGES, bigValues } from './big-form.js';
 import { CONNECTIONS, DURATION, ROUNDS, compare, download, measure, median, startTarget, withTargets, type FixedLoad, type Measure } from './bench-harness.js';
 import { exportMemoryScenario, printExportMemory } from './export-memory.js';
 import { measureSealingCost, printSealingCost } from './sealing-cost.js';
+import { erasureScenario, printErasure } from './erasure-ledger.js';
 import { measureUploadSealingCost, printUploadSealingCost } from './upload-sealing-cost.js';
 import { withBenchPostgres } from './bench-postgres.js';
 import { bulkScenario, printBulk } from './bulk-console.js';
@@ -444,6 +445,7 @@ async function main(): Promise<void> {
   if (!only || only === 'console-report') printConsoleReport(await consoleReportScenario());
   if (!only || only === 'insights-report') printInsightsReport(await insightsReportScenario());
   if (!only || only === 'bulk') printBulk(await bulkScenario());
+  if (!only || only === 'erasure') printErasure(await erasureScenario());
 }
 
 void main();
