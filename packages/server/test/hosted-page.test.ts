@@ -344,13 +344,21 @@ describe('a hosted page', () => {
     expect(listing.json<{ data: { values: Record<string, unknown> }[] }>().data.map((row) => row.values)).toContainEqual({ topic: 'Round 3', verdict: 'Good' });
   });
 
-  it('refuses a profile form post with a forged link, and a post to a page that names no profile, as pages', async () => {
+  it('refuses a profile form post with a forged link, and a post to a page that names no profile, as pages; one from another origin as any submit', async () => {
     const token = await svc.context.profiles.links.sign({ profile: 'feedback', properties: { eventId: 8 }, ttlSeconds: 600, singleUse: true });
     const entries = formEntries((await page(`/f/contact?profile=feedback&token=${encodeURIComponent(token)}`)).body, { name: 'Bo', email: 'bo@example.test' });
     const forged = await postTo('/f/contact?profile=feedback&token=not-a-token', entries);
     expect([forged.statusCode, forged.headers['content-type']]).toEqual([401, 'text/html; charset=utf-8']);
     const plain = await postTo('/f/contact', entries);
     expect([plain.statusCode, plain.headers['content-type']]).toEqual([404, 'text/html; charset=utf-8']);
+    // Another site's page posting the form: refused before anything is read, as every submit is.
+    const foreign = await svc.app.inject({
+      method: 'POST',
+      url: `/f/contact?profile=feedback&token=${encodeURIComponent(token)}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://elsewhere.example', host: 'forms.example.test' },
+      payload: new URLSearchParams(entries).toString(),
+    });
+    expect([foreign.statusCode, foreign.json().code]).toEqual([403, 'ORIGIN_NOT_ALLOWED']);
   });
 
   it("serves lean bundles: one language's catalogue, and phone metadata only for a form with a phone field", async () => {
