@@ -14,6 +14,8 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 import { multipartBody } from './support/multipart-body.js';
 import { gradientPng, paddedPdf } from './support/sample-files.js';
 import { seed } from './support/admin-fixture.js';
+import { shownDetail } from '../src/admin/audit-log.js';
+import { submissionAad, submissionTitleAad } from '../src/privacy/privacy-sealer.js';
 
 const PASSWORD = 'correct horse battery staple';
 const EDIT_FORMS = resolve(import.meta.dirname, 'fixtures/edit-forms');
@@ -47,8 +49,10 @@ describe('console edit, notes and files', () => {
   const post = (url: string, entries: [string, string][], who = 'lee') =>
     svc.app.inject({ method: 'POST', url, headers: { cookie: sessions[who] as string, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(entries).toString() });
   const stored = async (id: number) => {
-    const row = await svc.context.database.db.selectFrom('svc_submissions').select(['values', 'revision', 'title']).where('id', '=', id).executeTakeFirstOrThrow();
-    return { values: JSON.parse(row.values) as Record<string, unknown>, revision: Number(row.revision), title: row.title };
+    const row = await svc.context.database.db.selectFrom('svc_submissions').select(['uid', 'values', 'revision', 'title', 'data_key']).where('id', '=', id).executeTakeFirstOrThrow();
+    // Sealed at rest (issue #37): opened as every reader opens them.
+    const opener = svc.context.sealer.opener(row.data_key);
+    return { values: opener.json<Record<string, unknown>>(row.values, submissionAad(row.uid)), revision: Number(row.revision), title: opener.text(row.title, submissionTitleAad(row.uid)) };
   };
 
   beforeAll(async () => {
@@ -100,9 +104,11 @@ describe('console edit, notes and files', () => {
       const res = await post(url, [['csrf', csrf], ['name', 'Bo Li'], ['email', ''], ['teaKind', ''], ['cups', '2'], ['message', '']]);
       expect([res.statusCode, res.headers.location]).toEqual([303, `/svc/console/submissions/${id}`]);
       expect(await stored(id)).toEqual({ values: { name: 'Bo Li', drinks: [], cups: '2' }, revision: 1, title: 'Bo Li' });
-      const audit = await svc.context.database.db.selectFrom('svc_audit_log').select(['actor', 'action', 'detail']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+      const audit = await svc.context.database.db.selectFrom('svc_audit_log').select(['actor', 'action', 'detail', 'data_key', 'target']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
       expect(audit).toMatchObject({ actor: 'user:lee', action: 'submission.edit' });
-      expect(JSON.parse(audit.detail)).toEqual({ revision: 1, from: { name: 'Bo', drinks: ['coffee'] }, to: { name: 'Bo Li', drinks: [] } });
+      // The old and new values are sealed in the entry (issue #37): shown opened, as the log shows them.
+      expect(audit.detail).not.toContain('Bo Li');
+      expect(shownDetail(audit, svc.context.sealer)).toEqual({ revision: 1, from: { name: 'Bo', drinks: ['coffee'] }, to: { name: 'Bo Li', drinks: [] } });
       const page = await svc.app.inject({ method: 'GET', url: `/svc/console/submissions/${id}`, headers: { cookie: `${sessions.lee}; ${cookieList(res).map((c) => c.split(';')[0]).join('; ')}` } });
       expect(page.body).toContain('revision 1');
       expect(page.body).toContain('Saved: 2 value(s) changed, revision 1.');

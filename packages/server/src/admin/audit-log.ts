@@ -46,7 +46,7 @@ export function storedDetail(detail: Readonly<Record<string, unknown>> | undefin
 }
 
 /** The detail as shown: the sealed part opened and merged in, or `erased: true` when it no longer opens. */
-function shownDetail(row: { detail: string; data_key: string | null; target: string | null }, sealer: Pick<ValueSealer, 'openJson'>): Record<string, unknown> {
+export function shownDetail(row: { detail: string; data_key: string | null; target: string | null }, sealer: Pick<ValueSealer, 'openJson'>): Record<string, unknown> {
   const detail = JSON.parse(row.detail) as Record<string, unknown>;
   if (row.data_key === null || typeof detail['sealed'] !== 'string') return detail;
   const { sealed, ...rest } = detail;
