@@ -201,12 +201,14 @@ const READ_CHUNK = 500;
 export async function forgetSubmissions(trx: Transaction<Database>, counts: ReportCounts, ids: readonly number[]): Promise<void> {
   const tally = new ReportTally();
   for (let start = 0; start < ids.length; start += READ_CHUNK) {
-    const rows = await trx
+    let query = trx
       .selectFrom('svc_submissions')
       .select(['uid', 'form_id', 'created_at', 'status', 'is_spam', 'values', 'data_key'])
-      .where('id', 'in', ids.slice(start, start + READ_CHUNK))
-      .execute();
-    for (const row of rows) {
+      .where('id', 'in', ids.slice(start, start + READ_CHUNK));
+    // Locked on PostgreSQL until the DELETE: a status or spam change committed in between would
+    // otherwise be taken out twice (once by itself, once here as it was before).
+    if (counts.dialect === 'postgres') query = query.forUpdate();
+    for (const row of await query.execute()) {
       const form = counts.formOf(Number(row.form_id));
       const isSpam = Number(row.is_spam) === 1;
       // Spam has no answers counted, so its values need not be opened.
