@@ -180,6 +180,18 @@ describe('rows besides submissions sealed at rest', () => {
       await db().updateTable('svc_audit_log').set({ data_key: LOST_KEY }).where('id', '=', row.id).execute();
       expect((await entries()).find((e) => e.target === `submission:${id}`)?.detail).toEqual({ revision: 1, erased: true });
     });
+
+    it('takes an edit\'s values out of the audit log when its submission is deleted; the entry stays', async () => {
+      const before = `deleted-before-${randomUUID()}`;
+      const res = await svc.submit('marker', { intent: 'submit', values: { name: 'Ann', message: before } });
+      const id = (res.json() as { submission: { id: number } }).submission.id;
+      const headers = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
+      expect((await svc.app.inject({ method: 'PATCH', url: `/svc/api/admin/submissions/${id}`, headers, payload: JSON.stringify({ values: { message: 'after' } }) })).statusCode).toBe(200);
+      const deleted = await svc.app.inject({ method: 'DELETE', url: `/svc/api/admin/submissions/${id}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+      const row = await db().selectFrom('svc_audit_log').selectAll().where('target', '=', `submission:${id}`).where('action', '=', 'submission.edit').executeTakeFirstOrThrow();
+      expect([row.data_key, JSON.parse(row.detail)]).toEqual([null, { revision: 1, erased: true }]);
+    });
   });
 
   describe('uploads', () => {

@@ -6,7 +6,7 @@
  * under a data key of its own (issue #37 item 1: `detail.sealed`, the key in `data_key`), opened
  * as the log is read.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { AdminKey } from './admin-keys.js';
 import type { RowSeal, ValueSealer } from '../privacy/privacy-sealer.js';
@@ -52,6 +52,25 @@ export function shownDetail(row: { detail: string; data_key: string | null; targ
   const { sealed, ...rest } = detail;
   const opened = sealer.openJson<Record<string, unknown>>(row.data_key, sealed as string, sealedAad(row.target));
   return opened ? { ...rest, ...opened } : { ...rest, erased: true };
+}
+
+/**
+ * A deleted submission's values leave the log with it (issue #37): the entries of its edits stay
+ * (who changed it, when, which revision) but lose the old and new values and their data key, so
+ * no copy of them outlives the submission. The one change ever made to an entry.
+ */
+export async function shredAuditValues(db: Kysely<Database> | Transaction<Database>, submissionIds: readonly number[]): Promise<void> {
+  if (submissionIds.length === 0) return;
+  const rows = await db
+    .selectFrom('svc_audit_log')
+    .select(['id', 'detail'])
+    .where('target', 'in', submissionIds.map((id) => `submission:${id}`))
+    .where('action', '=', 'submission.edit')
+    .execute();
+  for (const row of rows) {
+    const { sealed: _sealed, from: _from, to: _to, ...rest } = JSON.parse(row.detail) as Record<string, unknown>;
+    await db.updateTable('svc_audit_log').set({ detail: JSON.stringify({ ...rest, erased: true }), data_key: null }).where('id', '=', row.id).execute();
+  }
 }
 
 /** Who writes and from where, as a transport knows it; the service adds the key and what changed. */

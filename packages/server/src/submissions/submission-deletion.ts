@@ -9,6 +9,7 @@ import type { Database } from '../storage/database-schema.js';
 import type { UploadService } from '../files/upload-service.js';
 import { deleteForSubmissions as deleteDeliveries } from '../notifications/outbox-repository.js';
 import { forgetSubmissions, type ReportCounts } from './report-counts.js';
+import { shredAuditValues } from '../admin/audit-log.js';
 
 const DELETE_CHUNK = 1000;
 
@@ -38,6 +39,8 @@ export async function deleteSubmissions(
     let rows = 0;
     for (const part of parts) {
       await deleteDeliveries(trx, part);
+      // An edit's old and new values in the audit log go with the row (issue #37).
+      await shredAuditValues(trx, part);
       // Read before they go: the report's counts lose what these rows added (issue #35 item 6).
       await forgetSubmissions(trx, services.reportCounts, part);
       const result = await trx.deleteFrom('svc_submissions').where('id', 'in', part).executeTakeFirst();
