@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { describeEachDialect } from './support/dialects.js';
 import { createPaymentFixture, WEBHOOK_SECRET, type PaymentFixture } from './support/payment-fixture.js';
+import { findSubmission } from '../src/submissions/submission-repository.js';
 
 const DONOR = { name: 'Ann Donor', email: 'ann@example.test', gift: '25' };
 
@@ -189,8 +190,8 @@ describeEachDialect('payments', (target) => {
       await f.double.settled();
       expect(await f.submissionCount('donation')).toBe(before + 1);
       const row = await paymentRow(id);
-      const stored = await f.svc.context.database.db.selectFrom('svc_submissions').select('values').where('id', '=', Number(row?.submission_id)).executeTakeFirstOrThrow();
-      expect(JSON.parse(stored.values)).toMatchObject({ name: 'Ann Donor', email: 'ann@example.test' });
+      const stored = await findSubmission(f.svc.context.database.db, Number(row?.submission_id), f.svc.context.sealer);
+      expect(stored?.values).toMatchObject({ name: 'Ann Donor', email: 'ann@example.test' });
     });
 
     it('refuses an intent whose amount was changed at the gateway with PAYMENT_UNVERIFIED', async () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from './support/test-app.js';
+import { findSubmission } from '../src/submissions/submission-repository.js';
 
 const PERSON = { firstName: 'Ann', email: 'ann@example.test', message: 'Hi' };
 
@@ -53,8 +54,8 @@ export function hiddenFields(ctx) { if (ctx.properties.orderId === 99) throw new
     expect(data.context.hiddenFields).toEqual(['lastName']);
     const done = await submit(5, { ...PERSON, message: 'changed', lastName: 'changed' });
     expect(done.statusCode, done.body).toBe(200);
-    const row = await svc.context.database.db.selectFrom('svc_submissions').select('values').where('id', '=', done.json<{ submission: { id: number } }>().submission.id).executeTakeFirstOrThrow();
-    expect(JSON.parse(row.values)).toMatchObject({ message: 'Order #5', lastName: 'Order 5' });
+    const row = await findSubmission(svc.context.database.db, done.json<{ submission: { id: number } }>().submission.id, svc.context.sealer);
+    expect(row?.values).toMatchObject({ message: 'Order #5', lastName: 'Order 5' });
   });
 
   it('answers 403 PROFILE_FORBIDDEN where the provider refuses the manifest or the submit', async () => {

@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from './support/test-app.js';
 import { startJwksServer, type JwksServer } from './support/jwks-server.js';
 import { postGraphql } from './support/graphql-client.js';
 import type { ProfileFeature } from '../src/profiles/profiles-feature.js';
+import { findSubmission } from '../src/submissions/submission-repository.js';
 
 
 const ISSUER = 'https://id.example.test';
@@ -83,8 +84,9 @@ describeEachDialect('named profiles', (target) => {
   const member = (claims: Record<string, unknown> = {}, options?: Parameters<JwksServer['sign']>[1]) =>
     jwks.sign({ iss: ISSUER, aud: AUDIENCE, sub: 'member-42', email: 'kim@example.test', given_name: 'Kim', family_name: 'Member', ...claims }, options);
   async function stored(id: number) {
-    const row = await svc.context.database.db.selectFrom('svc_submissions').select(['values', 'profile']).where('id', '=', id).executeTakeFirstOrThrow();
-    return { values: JSON.parse(row.values) as Record<string, unknown>, profile: row.profile ? (JSON.parse(row.profile) as Record<string, unknown>) : null };
+    const row = await findSubmission(svc.context.database.db, id, svc.context.sealer);
+    if (!row) throw new Error(`submission ${id} is not stored`);
+    return { values: row.values as Record<string, unknown>, profile: row.profile as Record<string, unknown> | null };
   }
 
   describe('properties', () => {

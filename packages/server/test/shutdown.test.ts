@@ -12,6 +12,10 @@ import SqliteDatabase from 'better-sqlite3';
 import { stringify as toYaml } from 'yaml';
 import { killAllServers, startServer } from './support/server-process.js';
 import { EXAMPLE_FORMS_DIR } from './support/test-app.js';
+import { testSealer } from './support/test-sealer.js';
+import { submissionAad } from '../src/privacy/privacy-sealer.js';
+
+const SECRET = 'shutdown-test-secret-0123456789abcdefghijkl';
 
 const PERSON = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.test', message: 'Hi' };
 
@@ -24,7 +28,7 @@ describe('graceful shutdown', () => {
     writeFileSync(
       configFile,
       toYaml({
-        secret: 'shutdown-test-secret-0123456789abcdefghijkl',
+        secret: SECRET,
         dataDir: join(dir, 'data'),
         forms: { dir: EXAMPLE_FORMS_DIR, watch: false },
         server: { port: 0, host: '127.0.0.1', shutdownGraceMs: 8000 },
@@ -90,13 +94,17 @@ describe('graceful shutdown', () => {
     expect(acknowledged.length).toBeGreaterThan(0);
     const db = new SqliteDatabase(join(dir, 'data', 'svc.db'), { readonly: true });
     try {
-      const rows = db.prepare('select id, "values" from svc_submissions').all() as { id: number; values: string }[];
+      const rows = db.prepare('select id, uid, data_key, "values" from svc_submissions').all() as { id: number; uid: string; data_key: string | null; values: string }[];
       const ids = new Set(rows.map((row) => row.id));
       expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
       // What was not acknowledged was never taken: a reset connection is one whose request the
       // server had not read (an idle keep-alive connection closed at the drain's deadline, or one
       // still in the kernel's accept queue when the listener closed), so nothing of it is stored.
-      const stored = new Set(rows.map((row) => (JSON.parse(row.values) as { message?: string }).message));
+      // Values are sealed at rest (issue #37): opened with the key the server derives from its secret.
+      const sealer = testSealer(SECRET);
+      const opened = rows.map((row) => sealer.openJson<{ message?: string }>(row.data_key, row.values, submissionAad(row.uid)));
+      expect(opened.filter((values) => values === null)).toEqual([]);
+      const stored = new Set(opened.map((values) => values?.message));
       expect([...unanswered, ...answered].filter(({ mark }) => stored.has(mark))).toEqual([]);
       // Their notifications were written with them (the outbox), whatever the worker got to.
       const jobs = db.prepare('select count(*) as n from svc_deliveries').get() as { n: number };

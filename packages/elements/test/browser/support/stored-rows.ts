@@ -1,5 +1,6 @@
-/** What the service stored, read straight from its database. */
+/** What the service stored, read straight from its database (values opened: sealed at rest, issue #37). */
 import type { SvcApp } from '../../../../server/src/app.js';
+import { submissionAad } from '../../../../server/src/privacy/privacy-sealer.js';
 
 export interface StoredSubmission {
   readonly id: number;
@@ -13,15 +14,21 @@ export async function storedSubmissions(svc: SvcApp, handle: string): Promise<St
     .selectFrom('svc_submissions')
     .innerJoin('svc_forms', 'svc_forms.id', 'svc_submissions.form_id')
     .where('svc_forms.handle', '=', handle)
-    .select(['svc_submissions.id as id', 'svc_submissions.values as values', 'svc_submissions.is_spam as isSpam', 'svc_submissions.finished as finished'])
+    .select(['svc_submissions.id as id', 'svc_submissions.uid as uid', 'svc_submissions.data_key as dataKey', 'svc_submissions.values as values', 'svc_submissions.is_spam as isSpam', 'svc_submissions.finished as finished'])
     .orderBy('svc_submissions.id')
     .execute();
   return rows.map((row) => ({
     id: row.id,
-    values: JSON.parse(row.values) as Record<string, unknown>,
+    values: openedValues(svc, row),
     isSpam: row.isSpam === 1,
     finished: row.finished === 1,
   }));
+}
+
+function openedValues(svc: SvcApp, row: { id: number; uid: string; dataKey: string | null; values: string }): Record<string, unknown> {
+  const values = svc.context.sealer.openJson<Record<string, unknown>>(row.dataKey, row.values, submissionAad(row.uid));
+  if (values === null) throw new Error(`submission ${row.id}: its values do not open`);
+  return values;
 }
 
 /** The submission of `handle` whose `field` holds `value`, if one is stored. */
