@@ -12,8 +12,8 @@ import { createDownloadLinks } from './download-links.js';
 import type { AdminServices } from './admin-service.js';
 import { openPoolFor } from '../privacy/privacy-open-pool.js';
 import { createErasureLedger } from '../privacy/privacy-ledger.js';
-import { erasureLedgerPath } from '../privacy/privacy-config.js';
 import { createBlindIndex } from '../privacy/privacy-blind-index.js';
+import { erasureLedgerPath } from '../privacy/privacy-config.js';
 
 export function createAdminServices(ctx: AppContext): AdminServices {
   return {

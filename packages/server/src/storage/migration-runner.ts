@@ -25,8 +25,8 @@ import * as addSubmissionReportIndex from './migrations/202611272236-add-submiss
 import * as createConsoleFilters from './migrations/202611272237-create-console-filters.js';
 import * as createPrivacyIndex from './migrations/202611272246-create-privacy-index.js';
 import * as addDataKeys from './migrations/202611280122-add-data-keys.js';
-import * as addSubmissionDataKey from './migrations/202611280126-add-submission-data-key.js';
 import * as createErasureLedger from './migrations/202611280123-create-erasure-ledger.js';
+import * as addSubmissionDataKey from './migrations/202611280126-add-submission-data-key.js';
 import * as createReportCounts from './migrations/202611280221-create-report-counts.js';
 
 interface DialectMigration {
@@ -56,8 +56,8 @@ const MIGRATIONS: Readonly<Record<string, DialectMigration>> = {
   '202611272237-create-console-filters': createConsoleFilters,
   '202611272246-create-privacy-index': createPrivacyIndex,
   '202611280122-add-data-keys': addDataKeys,
-  '202611280126-add-submission-data-key': addSubmissionDataKey,
   '202611280123-create-erasure-ledger': createErasureLedger,
+  '202611280126-add-submission-data-key': addSubmissionDataKey,
   '202611280221-create-report-counts': createReportCounts,
 };
 
