@@ -151,4 +151,31 @@ describeEachDialect('the write batcher', (target) => {
     const rows = await sql<{ handle: string }>`select handle from svc_forms where handle like 'statement-%'`.execute(handle.db);
     expect(rows.rows).toHaveLength(8);
   });
+
+  it('runs again a transaction PostgreSQL ended as one side of a deadlock, so both writes commit', async () => {
+    if (handle.dialect !== 'postgres') return;
+    const batcher = createWriteBatcher(handle.db, handle.dialect);
+    const [x, y] = [await batcher.run(insertForm('deadlock-x')), await batcher.run(insertForm('deadlock-y'))];
+    const touch = (trx: Parameters<Parameters<typeof batcher.run>[0]>[0], id: number) => trx.updateTable('svc_forms').set({ version: sql`version || '.'` }).where('id', '=', id).execute();
+    let firstHolds!: () => void;
+    const firstHoldsX = new Promise<void>((resolve) => (firstHolds = resolve));
+    let secondHolds!: () => void;
+    const secondHoldsY = new Promise<void>((resolve) => (secondHolds = resolve));
+    // Each takes one row and then wants the other's: PostgreSQL ends one of them (after its deadlock_timeout).
+    const first = batcher.run(async (trx) => {
+      await touch(trx, x);
+      firstHolds();
+      await secondHoldsY;
+      await touch(trx, y);
+      return 'first';
+    });
+    await firstHoldsX;
+    const second = batcher.run(async (trx) => {
+      await touch(trx, y);
+      secondHolds();
+      await touch(trx, x);
+      return 'second';
+    });
+    expect(await Promise.all([first, second])).toEqual(['first', 'second']);
+  });
 });

@@ -59,6 +59,9 @@ const OWN_WRITES: CombinedWrite<Write<unknown>, unknown> = {
 const MAX_BATCH = 64;
 /** Transactions a PostgreSQL batcher keeps open at once: a few of the pool's connections, not all. */
 const PG_LANES = 4;
+/** SQLSTATEs after which PostgreSQL has rolled the transaction back and it may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const RETRIES = 4;
 
 /** Runs every pending item of `batch` in `trx`: each kind once, with all its inputs, in the order the kinds came. */
 async function runItems(trx: Transaction<Database>, batch: readonly Pending[]): Promise<unknown[]> {
@@ -83,8 +86,23 @@ export function createWriteBatcher(db: Kysely<Database>, dialect: DialectName): 
   let active = 0;
   let scheduled = false;
 
-  /** The batch in one statement when it can be (PostgreSQL, one kind that has one), else in a transaction. */
+  /**
+   * PostgreSQL ends one of two transactions that wait on each other's rows (40P01: its lanes
+   * write in parallel, and counters such as the report counts are rows every submit adds to) or
+   * that could not be serialised (40001). Nothing of it committed, so it runs again, a few times.
+   */
   async function execute(batch: readonly Pending[]): Promise<readonly unknown[]> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await executeOnce(batch);
+      } catch (error) {
+        if (dialect !== 'postgres' || attempt >= RETRIES || !RETRYABLE.has((error as { code?: unknown }).code as string)) throw error;
+      }
+    }
+  }
+
+  /** The batch in one statement when it can be (PostgreSQL, one kind that has one), else in a transaction. */
+  async function executeOnce(batch: readonly Pending[]): Promise<readonly unknown[]> {
     const kind = (batch[0] as Pending).kind;
     if (dialect === 'postgres' && kind.runStatement && batch.every((item) => item.kind === kind)) {
       const out = await kind.runStatement(db, batch.map((item) => item.input));
