@@ -74,7 +74,7 @@ describeEachDialect('erasure reaches backups', (target) => {
     return (res.json() as { submission: { id: number } }).submission.id;
   }
 
-  const admin = (app: SvcApp, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<LightMyRequestResponse> =>
+  const admin = (app: SvcApp, method: 'GET' | 'POST' | 'DELETE' | 'PATCH', url: string, body?: unknown): Promise<LightMyRequestResponse> =>
     app.app.inject({ method, url, headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { payload: JSON.stringify(body) } : {}) });
 
   /** A new app on the same database, data directory and ledger (as a restart). */
@@ -114,6 +114,9 @@ describeEachDialect('erasure reaches backups', (target) => {
   it('submits A, and B with a file, and takes a backup holding both', async () => {
     a = await claim(svc, 'ann@example.test', null);
     const bId = await claim(svc, 'bob@example.test', PNG);
+    // An owner's edit of B: its audit entry holds the old and new story, sealed.
+    const edited = await admin(svc, 'PATCH', `/svc/api/admin/submissions/${bId}`, { values: { story: 'A branch fell on it' } });
+    expect(edited.statusCode, edited.body).toBe(200);
     const db = svc.context.database.db;
     const row = await db.selectFrom('svc_submissions').select(['uid', 'data_key']).where('id', '=', bId).executeTakeFirstOrThrow();
     const file = await db.selectFrom('svc_files').select(['public_id', 'storage_key', 'data_key']).where('submission_id', '=', bId).executeTakeFirstOrThrow();
@@ -171,6 +174,12 @@ describeEachDialect('erasure reaches backups', (target) => {
     expect(await db.selectFrom('svc_files').select('id').where('data_key', '=', b.dataKey).execute()).toEqual([]);
     expect(await db.selectFrom('svc_submissions').select('id').where('data_key', '=', b.submissionKey).execute()).toEqual([]);
     expect(sqliteFilesHoldingKeys()).toEqual([]);
+    // The entry of the owner's edit stays (who, when) without B's values or their key.
+    const edits = await db.selectFrom('svc_audit_log').select(['detail', 'data_key']).where('target', '=', `submission:${b.id}`).where('action', '=', 'submission.edit').execute();
+    expect(edits).toHaveLength(1);
+    expect(edits[0]).toMatchObject({ data_key: null });
+    expect(JSON.parse(edits[0]!.detail)).toMatchObject({ erased: true });
+    expect(edits[0]!.detail).not.toMatch(/sealed|branch|tree/);
     // The report's counts lose B again with it: one submission counted, A.
     const counted = await db.selectFrom('svc_report_counts').select((eb) => eb.fn.sum<number | string>('n').as('n')).executeTakeFirstOrThrow();
     expect(Number(counted.n)).toBe(1);

@@ -18,6 +18,7 @@ import type { Database } from '../storage/database-schema.js';
 import type { FileStore } from '../files/file-store.js';
 import type { DialectName } from '../storage/database-factory.js';
 import { deleteForSubmissions as deleteDeliveries } from '../notifications/outbox-repository.js';
+import { shredAuditValues } from '../admin/audit-log.js';
 import { appendEntries, chunked, scrubWal, entryRow, parseEntry, parseHeader, type ErasureReason, type LedgerEntry } from './privacy-ledger.js';
 
 export interface LedgerApplyServices {
@@ -149,11 +150,13 @@ async function reapply(services: LedgerApplyServices, batch: readonly LedgerEntr
   // the next start tries these entries again.
   for (const part of chunked([...keys], 16)) await Promise.all(part.map((key) => services.store.delete(key)));
   // What deleteSubmissions (submissions/submission-deletion.ts) deletes with a submission, in one
-  // transaction: its delivery jobs, its report counts, its file rows, the row itself (index rows
+  // transaction: its delivery jobs, its edits' values, its report counts, its file rows, the row itself (index rows
   // and notes cascade).
   await db.transaction().execute(async (trx) => {
     for (const part of chunked(ids)) {
       await deleteDeliveries(trx, part);
+      // An owner's edit of it keeps its old and new values in the audit log: they go too.
+      await shredAuditValues(trx, part);
       await services.forget(trx, part);
       await trx.deleteFrom('svc_files').where('submission_id', 'in', part).execute();
       await trx.deleteFrom('svc_submissions').where('id', 'in', part).execute();
