@@ -200,23 +200,28 @@ const READ_CHUNK = 500;
  */
 export async function forgetSubmissions(trx: Transaction<Database>, counts: ReportCounts, ids: readonly number[]): Promise<void> {
   const tally = new ReportTally();
+  // Locked on PostgreSQL until the DELETE: a status or spam change committed in between would
+  // otherwise be taken out twice (once by itself, once here as it was before).
+  for await (const row of countedRows(trx, counts, ids)) {
+    const form = counts.formOf(Number(row.form_id));
+    const isSpam = Number(row.is_spam) === 1;
+    // Spam has no answers counted, so its values need not be opened.
+    const values = form && !isSpam ? counts.readValues(row) : null;
+    tally.add(form ? reportedFields(form) : [], { formId: Number(row.form_id), createdAt: row.created_at, status: row.status, isSpam, values }, -1);
+  }
+  await writeReportTally(trx, tally);
+}
+
+/** The rows of `ids` as the counts read them, a chunk at a time, locked on PostgreSQL until the write that follows. */
+async function* countedRows(trx: Transaction<Database>, counts: ReportCounts, ids: readonly number[]) {
   for (let start = 0; start < ids.length; start += READ_CHUNK) {
     let query = trx
       .selectFrom('svc_submissions')
       .select(['uid', 'form_id', 'created_at', 'status', 'is_spam', 'values', 'data_key'])
       .where('id', 'in', ids.slice(start, start + READ_CHUNK));
-    // Locked on PostgreSQL until the DELETE: a status or spam change committed in between would
-    // otherwise be taken out twice (once by itself, once here as it was before).
     if (counts.dialect === 'postgres') query = query.forUpdate();
-    for (const row of await query.execute()) {
-      const form = counts.formOf(Number(row.form_id));
-      const isSpam = Number(row.is_spam) === 1;
-      // Spam has no answers counted, so its values need not be opened.
-      const values = form && !isSpam ? counts.readValues(row) : null;
-      tally.add(form ? reportedFields(form) : [], { formId: Number(row.form_id), createdAt: row.created_at, status: row.status, isSpam, values }, -1);
-    }
+    yield* await query.execute();
   }
-  await writeReportTally(trx, tally);
 }
 
 /** The ReportCounts of a form registry (only its list is read: forms by id, rebuilt when the list changes). */
@@ -245,21 +250,14 @@ export function createReportCounts(forms: { list(): readonly Form[] }, readValue
  */
 export async function countStateChange(trx: Transaction<Database>, counts: ReportCounts, ids: readonly number[], change: { readonly status?: string; readonly isSpam?: boolean }): Promise<void> {
   const tally = new ReportTally();
-  for (let start = 0; start < ids.length; start += READ_CHUNK) {
-    let query = trx
-      .selectFrom('svc_submissions')
-      .select(['uid', 'form_id', 'created_at', 'status', 'is_spam', 'values', 'data_key'])
-      .where('id', 'in', ids.slice(start, start + READ_CHUNK));
-    if (counts.dialect === 'postgres') query = query.forUpdate();
-    for (const row of await query.execute()) {
-      const form = counts.formOf(Number(row.form_id));
-      const fields = form ? reportedFields(form) : [];
-      const isSpam = Number(row.is_spam) === 1;
-      const flips = change.isSpam !== undefined && change.isSpam !== isSpam;
-      const values = flips && form ? counts.readValues(row) : null;
-      const before = { formId: Number(row.form_id), createdAt: row.created_at, status: row.status, isSpam, values };
-      tally.add(fields, before, -1).add(fields, { ...before, status: change.status ?? row.status, isSpam: change.isSpam ?? isSpam }, 1);
-    }
+  for await (const row of countedRows(trx, counts, ids)) {
+    const form = counts.formOf(Number(row.form_id));
+    const fields = form ? reportedFields(form) : [];
+    const isSpam = Number(row.is_spam) === 1;
+    const flips = change.isSpam !== undefined && change.isSpam !== isSpam;
+    const values = flips && form ? counts.readValues(row) : null;
+    const before = { formId: Number(row.form_id), createdAt: row.created_at, status: row.status, isSpam, values };
+    tally.add(fields, before, -1).add(fields, { ...before, status: change.status ?? row.status, isSpam: change.isSpam ?? isSpam }, 1);
   }
   await writeReportTally(trx, tally);
 }
