@@ -121,9 +121,20 @@ export function createErasureLedger(options: ErasureLedgerOptions): ErasureLedge
  */
 export async function scrubWal(db: Kysely<Database>, dialect: DialectName): Promise<boolean> {
   if (dialect !== 'sqlite') return true;
-  const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
-  return Number(rows[0]?.busy ?? 0) === 0;
+  // Busy is usually brief: the checkpointer's own passive checkpoint (storage/sqlite-checkpointer.ts,
+  // another connection) or an export's read. An erasure is rare, so it waits a little and tries
+  // again rather than leave the keys in the log until later writes overwrite them.
+  for (let attempt = 1; ; attempt += 1) {
+    const { rows } = await sql<{ busy: number }>`pragma wal_checkpoint(TRUNCATE)`.execute(db);
+    if (Number(rows[0]?.busy ?? 0) === 0) return true;
+    if (attempt >= SCRUB_ATTEMPTS) return false;
+    await new Promise((resolve) => setTimeout(resolve, SCRUB_PAUSE_MS));
+  }
 }
+
+/** At most about a second of trying (the checkpointer's tick is far shorter). */
+const SCRUB_ATTEMPTS = 40;
+const SCRUB_PAUSE_MS = 25;
 
 /** The `svc_erasures` row of an entry. */
 export function entryRow(entry: LedgerEntry, mirrored: 0 | 1): Insertable<ErasuresTable> {
