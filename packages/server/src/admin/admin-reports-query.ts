@@ -5,6 +5,7 @@
  * time zone (the site's): "from 2026-11-01" in Berlin starts at midnight in Berlin.
  */
 import { SvcError } from '@svc/core';
+import { memoized } from '../security/bounded-memo.js';
 
 export const REPORT_INTERVALS = ['day', 'week', 'month'] as const;
 export type ReportInterval = (typeof REPORT_INTERVALS)[number];
@@ -23,16 +24,7 @@ export const MAX_BUCKETS = 400;
 const APPROX_DAYS: Readonly<Record<ReportInterval, number>> = { day: 1, week: 7, month: 28 };
 
 /** One formatter per zone: building one costs far more than formatting with it (a year's report asks 732 times). */
-const wallClocks = new Map<string, Intl.DateTimeFormat>();
-
-function wallClock(zone: string): Intl.DateTimeFormat {
-  let format = wallClocks.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    wallClocks.set(zone, format);
-  }
-  return format;
-}
+const wallClock = memoized(64, (zone) => new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
 
 /** How far `zone`'s wall clock is ahead of UTC at `at`, in ms. */
 function offsetAt(zone: string, at: number): number {

@@ -5,23 +5,15 @@
  */
 import type { AppContext } from '../http/app-context.js';
 import { escapeHtml } from '../http/html-page.js';
+import { memoized } from '../security/bounded-memo.js';
 
 /** The IANA zone the console shows dates in. */
 export function consoleZone(ctx: Pick<AppContext, 'sites'>): string {
   return ctx.sites.defaultSite.timezone ?? 'UTC';
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatFor(zone: string): Intl.DateTimeFormat {
-  let format = formats.get(zone);
-  if (!format) {
-    // en-CA spells dates as ISO does (2026-11-27), which sorts and reads the same everywhere.
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
-    formats.set(zone, format);
-  }
-  return format;
-}
+// en-CA spells dates as ISO does (2026-11-27), which sorts and reads the same everywhere.
+const formatFor = memoized(64, (zone) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }));
 
 /**
  * An ISO instant as `2026-11-27 10:30 GMT+1` in `zone` (the zone's short name as Intl gives it;

@@ -20,8 +20,8 @@ export function createBoundedMemo<V>(max: number): BoundedMemo<V> {
 }
 
 /** `derive` once per distinct input, while the memo holds it. */
-export function memoized(max: number, derive: (input: string) => string): (input: string) => string {
-  const memo = createBoundedMemo<string>(max);
+export function memoized<V>(max: number, derive: (input: string) => V): (input: string) => V {
+  const memo = createBoundedMemo<V>(max);
   return (input) => {
     let value = memo.get(input);
     if (value === undefined) {
