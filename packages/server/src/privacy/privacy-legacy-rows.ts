@@ -10,7 +10,7 @@
  * holder's draft key, which the server does not keep, so it cannot re-seal them); a draft is sealed
  * under a data key at its next save and expires after `drafts.ttlDays` in any case.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction, UpdateResult } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { FileStore } from '../files/file-store.js';
 import { sealLegacyUpload } from '../files/upload-legacy-sealing.js';
@@ -84,16 +84,11 @@ export async function encryptLegacyRows(services: LegacyRowsServices, options: L
       .limit(options.batch)
       .execute();
     if (rows.length === 0) break;
-    const done = await db.transaction().execute(async (trx) => {
-      let count = 0;
-      for (const row of rows) {
-        const seal = sealer.forNew();
-        // The answer's binding is its key's row (idempotency-store.ts).
-        const body = seal.sealJson(JSON.parse(row.response_body as string), `idempotency:${row.key_hash}`);
-        const result = await trx.updateTable('svc_idempotency_keys').set({ response_body: body, data_key: seal.wrapped }).where('key_hash', '=', row.key_hash).where('data_key', 'is', null).executeTakeFirst();
-        count += Number(result.numUpdatedRows);
-      }
-      return count;
+    const done = await sealEach(db, rows, async (trx, row) => {
+      const seal = sealer.forNew();
+      // The answer's binding is its key's row (idempotency-store.ts).
+      const body = seal.sealJson(JSON.parse(row.response_body as string), `idempotency:${row.key_hash}`);
+      return trx.updateTable('svc_idempotency_keys').set({ response_body: body, data_key: seal.wrapped }).where('key_hash', '=', row.key_hash).where('data_key', 'is', null).executeTakeFirst();
     });
     lastKey = rows[rows.length - 1]?.key_hash ?? lastKey;
     report('idempotency answers', done);
@@ -102,19 +97,14 @@ export async function encryptLegacyRows(services: LegacyRowsServices, options: L
   for (let lastId = 0; !options.stopped?.(); ) {
     const rows = await db.selectFrom('svc_deliveries').select(['id', 'payload', 'target']).where('data_key', 'is', null).where('id', '>', lastId).orderBy('id').limit(options.batch).execute();
     if (rows.length === 0) break;
-    const done = await db.transaction().execute(async (trx) => {
-      let count = 0;
-      for (const row of rows) {
-        const seal = sealer.forNew();
-        const result = await trx
-          .updateTable('svc_deliveries')
-          .set({ payload: seal.sealJson(JSON.parse(row.payload), PAYLOAD_AAD), target: seal.sealJson(JSON.parse(row.target), TARGET_AAD), data_key: seal.wrapped })
-          .where('id', '=', row.id)
-          .where('data_key', 'is', null)
-          .executeTakeFirst();
-        count += Number(result.numUpdatedRows);
-      }
-      return count;
+    const done = await sealEach(db, rows, async (trx, row) => {
+      const seal = sealer.forNew();
+      return trx
+        .updateTable('svc_deliveries')
+        .set({ payload: seal.sealJson(JSON.parse(row.payload), PAYLOAD_AAD), target: seal.sealJson(JSON.parse(row.target), TARGET_AAD), data_key: seal.wrapped })
+        .where('id', '=', row.id)
+        .where('data_key', 'is', null)
+        .executeTakeFirst();
     });
     lastId = Number(rows[rows.length - 1]?.id);
     report('outbox jobs', done);
@@ -131,20 +121,27 @@ export async function encryptLegacyRows(services: LegacyRowsServices, options: L
       .limit(options.batch)
       .execute();
     if (rows.length === 0) break;
-    const done = await db.transaction().execute(async (trx) => {
-      let count = 0;
-      for (const row of rows) {
-        const { from, to, ...rest } = JSON.parse(row.detail) as Record<string, unknown>;
-        const seal = sealer.forNew();
-        // The same shape appendAudit writes: the values under `sealed`, the rest as it was.
-        const detail = storedDetail(rest, { seal, detail: { from, to } }, row.target);
-        const result = await trx.updateTable('svc_audit_log').set({ detail, data_key: seal.wrapped }).where('id', '=', row.id).where('data_key', 'is', null).executeTakeFirst();
-        count += Number(result.numUpdatedRows);
-      }
-      return count;
+    const done = await sealEach(db, rows, async (trx, row) => {
+      const { from, to, ...rest } = JSON.parse(row.detail) as Record<string, unknown>;
+      const seal = sealer.forNew();
+      // The same shape appendAudit writes: the values under `sealed`, the rest as it was.
+      const detail = storedDetail(rest, { seal, detail: { from, to } }, row.target);
+      return trx.updateTable('svc_audit_log').set({ detail, data_key: seal.wrapped }).where('id', '=', row.id).where('data_key', 'is', null).executeTakeFirst();
     });
     lastId = Number(rows[rows.length - 1]?.id);
     report('audit entries', done);
   }
   return sealed;
+}
+
+/**
+ * One batch in one transaction: `update` seals a row and writes it only while it is still plain;
+ * answers how many rows it wrote (a row another instance or a live write sealed first is skipped).
+ */
+async function sealEach<R>(db: Kysely<Database>, rows: readonly R[], update: (trx: Transaction<Database>, row: R) => Promise<UpdateResult>): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    let count = 0;
+    for (const row of rows) count += Number((await update(trx, row)).numUpdatedRows);
+    return count;
+  });
 }
