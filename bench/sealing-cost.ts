@@ -5,9 +5,9 @@
  * columns opened), over the bench's contact values, in this process.
  */
 import { createKeyring, secretKek } from '../packages/server/src/privacy/privacy-keyring.js';
-import { createValueSealer } from '../packages/server/src/privacy/privacy-sealer.js';
+import { createValueSealer, openSubmissionColumns } from '../packages/server/src/privacy/privacy-sealer.js';
 import { sealSubmission } from '../packages/server/src/submissions/submission-persist.js';
-import { openColumns } from '../packages/server/src/submissions/submission-search.js';
+
 import { exportRow } from './export-data.js';
 
 export interface SealingCost {
@@ -26,10 +26,10 @@ export function measureSealingCost(rows = 20_000): SealingCost {
   let used = process.cpuUsage(started);
   const sealMicros = (used.user + used.system) / rows;
   const stored = sealed.map((s) => ({ uid: s.uid, title: s.title, values: s.values, data_key: s.dataKey }));
-  for (const row of stored.slice(0, 2000)) openColumns(sealer, row);
+  for (const row of stored.slice(0, 2000)) openSubmissionColumns(sealer, row);
   started = process.cpuUsage();
   let opened = 0;
-  for (const row of stored) if (openColumns(sealer, row).values !== null) opened++;
+  for (const row of stored) if (openSubmissionColumns(sealer, row).values !== null) opened++;
   used = process.cpuUsage(started);
   if (opened !== rows) throw new Error('a sealed row did not open');
   return { sealMicros, openMicros: (used.user + used.system) / rows, rows };

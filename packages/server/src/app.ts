@@ -65,7 +65,7 @@ import { createFormLocalizer } from './forms/form-translations.js';
 import { createInsightsServices, registerInsights, type InsightsFeature } from './insights/insights-feature.js';
 import { createPrivacyServices, registerPrivacy } from './privacy/privacy-feature.js';
 import { keyringFromConfig } from './privacy/privacy-config.js';
-import { createValueSealer, submissionAad } from './privacy/privacy-sealer.js';
+import { createValueSealer, openSubmissionValues } from './privacy/privacy-sealer.js';
 import type { Values } from '@svc/core';
 import { createReportCounts, forgetSubmissions } from './submissions/report-counts.js';
 import { recountChangedForms } from './submissions/report-count-rebuild.js';
@@ -172,7 +172,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     const sealer = createValueSealer(keyringFromConfig(config));
     // issue #35 item 6: reports come from counts kept at write time; a delete, spam change or
     // recount opens the rows' values through the one sealer (issue #37).
-    const reportCounts = createReportCounts(forms, (row) => sealer.openJson<Values>(row.data_key, row.values, submissionAad(row.uid)), database.dialect);
+    const reportCounts = createReportCounts(forms, (row) => openSubmissionValues<Values>(sealer, row), database.dialect);
     // The backfill and the repair after a form's reported fields change: only forms that need it.
     const recountReports = () => recountChangedForms(database.db, database.dialect, reportCounts, forms.list(), now, app.log);
     await recountReports();

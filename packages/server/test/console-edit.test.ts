@@ -15,7 +15,7 @@ import { multipartBody } from './support/multipart-body.js';
 import { gradientPng, paddedPdf } from './support/sample-files.js';
 import { seed } from './support/admin-fixture.js';
 import { shownDetail } from '../src/admin/audit-log.js';
-import { submissionAad, submissionTitleAad } from '../src/privacy/privacy-sealer.js';
+import { openSubmissionColumns } from '../src/privacy/privacy-sealer.js';
 
 const PASSWORD = 'correct horse battery staple';
 const EDIT_FORMS = resolve(import.meta.dirname, 'fixtures/edit-forms');
@@ -51,8 +51,8 @@ describe('console edit, notes and files', () => {
   const stored = async (id: number) => {
     const row = await svc.context.database.db.selectFrom('svc_submissions').select(['uid', 'values', 'revision', 'title', 'data_key']).where('id', '=', id).executeTakeFirstOrThrow();
     // Sealed at rest (issue #37): opened as every reader opens them.
-    const opener = svc.context.sealer.opener(row.data_key);
-    return { values: opener.json<Record<string, unknown>>(row.values, submissionAad(row.uid)), revision: Number(row.revision), title: opener.text(row.title, submissionTitleAad(row.uid)) };
+    const opened = openSubmissionColumns(svc.context.sealer, row);
+    return { values: opened.values === null ? null : (JSON.parse(opened.values) as Record<string, unknown>), revision: Number(row.revision), title: opened.title };
   };
 
   beforeAll(async () => {

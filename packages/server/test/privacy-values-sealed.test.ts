@@ -19,8 +19,10 @@ import { insertSubmissions, type NewSubmission } from '../src/submissions/submis
 import { SEARCH_SCAN_CAP } from '../src/submissions/submission-search.js';
 import { countLegacySubmissions, encryptLegacySubmissions, startLegacyEncryption } from '../src/privacy/privacy-legacy-encryption.js';
 import { keyStatus, rotateKeys } from '../src/privacy/privacy-key-rotation.js';
-import { createValueSealer } from '../src/privacy/privacy-sealer.js';
+import { createValueSealer, openSubmissionValues } from '../src/privacy/privacy-sealer.js';
 import { keyringFromConfig } from '../src/privacy/privacy-config.js';
+import { sealBytes } from '../src/privacy/privacy-keyring.js';
+import { deriveKey } from '../src/security/token-crypto.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config-loader.js';
 
@@ -64,9 +66,10 @@ describeEachDialect('submissions sealed at rest', (target) => {
 
   it('stores the values and the title sealed under the row’s own wrapped data key', async () => {
     const row = await db().selectFrom('svc_submissions').select(['values', 'title', 'data_key']).where('id', '=', submissionId).executeTakeFirstOrThrow();
-    expect(row.data_key).toMatch(/^secret\.[A-Za-z0-9_-]{80}$/);
+    expect(row.data_key).toMatch(/^secret\.[A-Za-z0-9_-]{64}$/);
     expect(row.values.startsWith('sv1.')).toBe(true);
-    expect(row.title.startsWith('sv1.')).toBe(true);
+    // The title is sealed with the values, in one envelope.
+    expect(row.title).toBe('');
     expect(`${row.values}${row.title}`).not.toContain(marker);
     if (target.url() === null) {
       // The database file, its WAL and shared memory: no byte of the marker anywhere.
@@ -191,11 +194,22 @@ describeEachDialect('submissions sealed at rest', (target) => {
     expect(results.every((r) => r.failed === 0)).toBe(true);
     const status = (await keyStatus(db())).find((t) => t.table === 'svc_submissions');
     expect(status?.byKek).toEqual({ k2: submissions?.byKek.secret });
-    const row = await db().selectFrom('svc_submissions').select(['values', 'data_key', 'uid']).where('id', '=', submissionId).executeTakeFirstOrThrow();
+    const row = await db().selectFrom('svc_submissions').select(['values', 'title', 'data_key', 'uid']).where('id', '=', submissionId).executeTakeFirstOrThrow();
     expect(row.values).toBe(valuesBefore.values);
-    expect(rotated.openJson<Record<string, unknown>>(row.data_key, row.values, `submission:${row.uid}`)).toMatchObject({ firstName: marker });
+    expect(openSubmissionValues<Record<string, unknown>>(rotated, row)).toMatchObject({ firstName: marker });
     // The old keyring alone (without k2) no longer opens it: the rows now need the new key.
-    expect(svc.context.sealer.openJson(row.data_key, row.values, `submission:${row.uid}`)).toBeNull();
+    expect(openSubmissionValues(svc.context.sealer, row)).toBeNull();
+    // A key wrapped in the first form (AES-256-GCM, 60 bytes) under the active KEK itself is counted
+    // under its KEK and rewrapped into the current form by the next rotation.
+    const dataKey = rotated.unwrap(row.data_key as string) as Buffer;
+    const firstForm = `k2.${sealBytes(deriveKey(ROTATED_KEK, 'privacy-kek:k2'), dataKey, Buffer.from('svc:data-key')).toString('base64url')}`;
+    await db().updateTable('svc_submissions').set({ data_key: firstForm }).where('id', '=', submissionId).execute();
+    expect((await keyStatus(db())).find((t) => t.table === 'svc_submissions')?.byKek).toEqual({ k2: submissions?.byKek.secret });
+    const again = await rotateKeys(db(), rotated, { batch: 50 });
+    expect(again.find((t) => t.table === 'svc_submissions')).toMatchObject({ rewrapped: 1, failed: 0 });
+    const rewrapped = await db().selectFrom('svc_submissions').select(['values', 'title', 'data_key', 'uid']).where('id', '=', submissionId).executeTakeFirstOrThrow();
+    expect(rewrapped.data_key).toMatch(/^k2\.[A-Za-z0-9_-]{64}$/);
+    expect(openSubmissionValues<Record<string, unknown>>(rotated, rewrapped)).toMatchObject({ firstName: marker });
   });
 });
 

@@ -19,7 +19,7 @@ import { fieldPart, filePart, multipartBody } from './support/multipart-body.js'
 import { PNG } from './support/admin-fixture.js';
 import { recountChangedForms, recountForm } from '../src/submissions/report-count-rebuild.js';
 import { purgeExpired } from '../src/storage/purge-job.js';
-import { submissionAad } from '../src/privacy/privacy-sealer.js';
+import { openSubmissionValues } from '../src/privacy/privacy-sealer.js';
 
 const KEY = `svc_${randomBytes(24).toString('base64url')}`;
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -102,7 +102,7 @@ describeEachDialect('report counts kept at write time', (target) => {
 
   /** What the report must say, counted here from the stored rows (in the same period). */
   const recount = async (from: string, to: string) => {
-    const rows = (await svc.context.database.db.selectFrom('svc_submissions').select(['uid', 'status', 'is_spam', 'values', 'data_key', 'created_at']).where('form_id', '=', form().id).execute()).filter(
+    const rows = (await svc.context.database.db.selectFrom('svc_submissions').select(['uid', 'status', 'is_spam', 'title', 'values', 'data_key', 'created_at']).where('form_id', '=', form().id).execute()).filter(
       (row) => Date.parse(row.created_at) >= Date.parse(from) && Date.parse(row.created_at) < Date.parse(to),
     );
     const statuses: Record<string, { clean: number; spam: number }> = {};
@@ -117,7 +117,7 @@ describeEachDialect('report counts kept at write time', (target) => {
       const day = berlin.format(new Date(row.created_at));
       days[day] = (days[day] ?? 0) + 1;
       if (spam) continue;
-      const stored = svc.context.sealer.openJson<Record<string, unknown>>(row.data_key, row.values, submissionAad(row.uid)) ?? {};
+      const stored = openSubmissionValues<Record<string, unknown>>(svc.context.sealer, row) ?? {};
       for (const [handle, list] of Object.entries(REPORTED)) {
         const value = stored[handle];
         const given = list ? (Array.isArray(value) ? value : []) : value === undefined || value === null || value === '' ? [] : [value];
@@ -226,9 +226,9 @@ describeEachDialect('report counts kept at write time', (target) => {
     await recountChanged();
     const counted = (await report(PERIODS[0]?.query ?? '')).fields.find((f: { handle: string }) => f.handle === 'comment');
     const expected: Record<string, number> = {};
-    const rows = await svc.context.database.db.selectFrom('svc_submissions').select(['uid', 'is_spam', 'values', 'data_key']).where('form_id', '=', form().id).execute();
+    const rows = await svc.context.database.db.selectFrom('svc_submissions').select(['uid', 'is_spam', 'title', 'values', 'data_key']).where('form_id', '=', form().id).execute();
     for (const row of rows) {
-      const comment = Number(row.is_spam) === 1 ? undefined : svc.context.sealer.openJson<Record<string, unknown>>(row.data_key, row.values, submissionAad(row.uid))?.['comment'];
+      const comment = Number(row.is_spam) === 1 ? undefined : openSubmissionValues<Record<string, unknown>>(svc.context.sealer, row)?.['comment'];
       if (typeof comment === 'string') expected[comment] = (expected[comment] ?? 0) + 1;
     }
     expect(Object.keys(expected).length).toBeGreaterThan(1);

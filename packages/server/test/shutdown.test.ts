@@ -13,7 +13,7 @@ import { stringify as toYaml } from 'yaml';
 import { killAllServers, startServer } from './support/server-process.js';
 import { EXAMPLE_FORMS_DIR } from './support/test-app.js';
 import { testSealer } from './support/test-sealer.js';
-import { submissionAad } from '../src/privacy/privacy-sealer.js';
+import { openSubmissionValues } from '../src/privacy/privacy-sealer.js';
 
 const SECRET = 'shutdown-test-secret-0123456789abcdefghijkl';
 
@@ -94,7 +94,7 @@ describe('graceful shutdown', () => {
     expect(acknowledged.length).toBeGreaterThan(0);
     const db = new SqliteDatabase(join(dir, 'data', 'svc.db'), { readonly: true });
     try {
-      const rows = db.prepare('select id, uid, data_key, "values" from svc_submissions').all() as { id: number; uid: string; data_key: string | null; values: string }[];
+      const rows = db.prepare('select id, uid, title, data_key, "values" from svc_submissions').all() as { id: number; uid: string; title: string; data_key: string | null; values: string }[];
       const ids = new Set(rows.map((row) => row.id));
       expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
       // What was not acknowledged was never taken: a reset connection is one whose request the
@@ -102,7 +102,7 @@ describe('graceful shutdown', () => {
       // still in the kernel's accept queue when the listener closed), so nothing of it is stored.
       // Values are sealed at rest (issue #37): opened with the key the server derives from its secret.
       const sealer = testSealer(SECRET);
-      const opened = rows.map((row) => sealer.openJson<{ message?: string }>(row.data_key, row.values, submissionAad(row.uid)));
+      const opened = rows.map((row) => openSubmissionValues<{ message?: string }>(sealer, row));
       expect(opened.filter((values) => values === null)).toEqual([]);
       const stored = new Set(opened.map((values) => values?.message));
       expect([...unanswered, ...answered].filter(({ mark }) => stored.has(mark))).toEqual([]);

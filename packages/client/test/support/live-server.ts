@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createClient, type ClientOptions, type SvcClient } from '../../src/index.js';
 import { createTestApp, type TestApp, type TestAppOptions } from '../../../server/test/support/test-app.js';
-import { submissionAad, submissionTitleAad } from '../../../server/src/privacy/privacy-sealer.js';
+import { openSubmissionColumns } from '../../../server/src/privacy/privacy-sealer.js';
 import { createCookieJarFetch, type CookieJarFetch } from './cookie-jar-fetch.js';
 import { createFetchProbe, type FetchProbe } from './fetch-probe.js';
 
@@ -44,8 +44,8 @@ export function probedClient(baseUrl: string, options: Partial<ClientOptions> = 
 export async function submissionRow(svc: TestApp, id: number) {
   const row = await svc.context.database.db.selectFrom('svc_submissions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  const opener = svc.context.sealer.opener(row.data_key);
-  return { ...row, values: opener.text(row.values, submissionAad(row.uid)) ?? '', title: opener.text(row.title, submissionTitleAad(row.uid)) ?? '' };
+  const opened = openSubmissionColumns(svc.context.sealer, row);
+  return { ...row, values: opened.values ?? '', title: opened.title ?? '' };
 }
 
 export async function submissionCount(svc: TestApp, handle: string): Promise<number> {

@@ -9,7 +9,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { ValueSealer } from '../privacy/privacy-sealer.js';
-import { submissionTitleAad } from '../privacy/privacy-sealer.js';
+import { openSubmissionColumns } from '../privacy/privacy-sealer.js';
 
 export interface SpamDay {
   readonly day: string;
@@ -62,12 +62,12 @@ export async function newestSpam(db: Kysely<Database>, sealer: ValueSealer, form
   if (formIds.length === 0) return [];
   return db
     .selectFrom('svc_submissions')
-    .select(['id', 'uid', 'form_id', 'title', 'data_key', 'spam_reasons', 'created_at'])
+    .select(['id', 'uid', 'form_id', 'title', 'values', 'data_key', 'spam_reasons', 'created_at'])
     .where('form_id', 'in', formIds)
     .where('is_spam', '=', 1)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
     .execute()
-    .then((rows) => rows.map((r) => ({ id: Number(r.id), formId: Number(r.form_id), title: sealer.openText(r.data_key, r.title, submissionTitleAad(r.uid)) ?? '', spamReasons: parseReasons(r.spam_reasons), createdAt: r.created_at })));
+    .then((rows) => rows.map((r) => ({ id: Number(r.id), formId: Number(r.form_id), title: openSubmissionColumns(sealer, r).title ?? '', spamReasons: parseReasons(r.spam_reasons), createdAt: r.created_at })));
 }

@@ -13,7 +13,7 @@ import type { DeliveryPayload, DeliveryRecord, DeliveryTarget } from './delivery
 import { planDeliveries, type PlannerOptions } from './delivery-planner.js';
 import { enqueueDeliveries, listDeliveries, requeueDelivery, type NewDelivery } from './outbox-repository.js';
 import type { DeliveryWorker } from './delivery-worker.js';
-import { submissionAad, submissionTitleAad, type RowSeal, type ValueSealer } from '../privacy/privacy-sealer.js';
+import { openSubmissionColumns, type RowSeal, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -128,10 +128,10 @@ export function createDeliveryService(deps: {
       const planned = rows.flatMap((row) => {
         const form = held.has(row.id) ? undefined : deps.forms.list().find((f) => f.id === row.form_id);
         // Values and title are sealed at rest (issue #37 item 1): opened with the row's own key.
-        const opener = form ? deps.sealer.opener(row.data_key) : null;
-        const values = opener ? (opener.json<Values>(row.values, submissionAad(row.uid)) ?? {}) : {};
+        const opened = form ? openSubmissionColumns(deps.sealer, row) : null;
+        const values = opened?.values ? (JSON.parse(opened.values) as Values) : {};
         const targets = form ? plan(form, values) : [];
-        return form && opener && targets.length > 0 ? [{ row, form, values, title: opener.text(row.title, submissionTitleAad(row.uid)) ?? '', targets }] : [];
+        return form && opened && targets.length > 0 ? [{ row, form, values, title: opened.title ?? '', targets }] : [];
       });
       if (planned.length === 0) continue;
       const files = await listForSubmissions(trx, planned.map((p) => p.row.id));

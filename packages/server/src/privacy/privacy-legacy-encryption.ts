@@ -13,7 +13,7 @@
 import type { Kysely } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
-import { submissionAad, submissionTitleAad, type ValueSealer } from './privacy-sealer.js';
+import { sealSubmissionColumns, type ValueSealer } from './privacy-sealer.js';
 import type { FileStore } from '../files/file-store.js';
 import { countLegacyRows, encryptLegacyRows } from './privacy-legacy-rows.js';
 
@@ -60,7 +60,7 @@ export async function encryptLegacySubmissions(db: Kysely<Database>, sealer: Val
         const values = JSON.parse(row.values) as Values;
         const result = await trx
           .updateTable('svc_submissions')
-          .set({ values: seal.sealJson(values, submissionAad(row.uid)), title: seal.sealText(row.title, submissionTitleAad(row.uid)), data_key: seal.wrapped })
+          .set({ ...sealSubmissionColumns(seal, row.uid, JSON.stringify(values), row.title), data_key: seal.wrapped })
           .where('id', '=', row.id)
           .where('data_key', 'is', null)
           .executeTakeFirst();

@@ -1,7 +1,7 @@
 /**
  * Opening many sealed rows off the main thread (issue #37 item 6). An export reads rows by the
  * hundred thousand and opening one (its data key unwrapped, title and values opened: three
- * AES-GCM operations) costs about as much CPU as everything else the export does with it, so the
+ * AES-GCM operation after the block unwrap) costs about as much CPU as everything else the export does with it, so the
  * export hands each batch to a worker thread and formats the previous batch meanwhile: the
  * opening runs on the second core instead of doubling the main thread's work per row.
  *
@@ -12,37 +12,16 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PrivacyKeysConfig } from './privacy-config.js';
-import { submissionAad, submissionTitleAad, type ValueSealer } from './privacy-sealer.js';
-
-/** A stored row's sealed columns. */
-export interface SealedColumnsRow {
-  readonly uid: string;
-  readonly title: string;
-  readonly values: string;
-  readonly data_key: string | null;
-}
-
-/** A row's title and values JSON text, opened; null where a column cannot be opened (its key destroyed or tampered with). */
-export interface OpenedColumns {
-  readonly title: string | null;
-  readonly values: string | null;
-}
+import { openSubmissionColumns, type OpenedColumns, type SubmissionColumnsRow, type ValueSealer } from './privacy-sealer.js';
 
 export interface OpenBatch {
   readonly id: number;
-  readonly rows: readonly SealedColumnsRow[];
-}
-
-/** The title and values text of a stored row (a legacy row with no data key is plain already). */
-export function openRowColumns(sealer: ValueSealer, row: SealedColumnsRow): OpenedColumns {
-  if (row.data_key === null) return { title: row.title, values: row.values };
-  const opener = sealer.opener(row.data_key);
-  return { title: opener.text(row.title, submissionTitleAad(row.uid)), values: opener.text(row.values, submissionAad(row.uid)) };
+  readonly rows: readonly SubmissionColumnsRow[];
 }
 
 export interface OpenPool {
   /** The batch's rows opened, in order. */
-  open(rows: readonly SealedColumnsRow[]): Promise<OpenedColumns[]>;
+  open(rows: readonly SubmissionColumnsRow[]): Promise<OpenedColumns[]>;
   close(): Promise<void>;
 }
 
@@ -54,7 +33,7 @@ const WORKER = new URL('./privacy-open-worker.js', import.meta.url);
  * which the worker builds the same keyring.
  */
 export function createOpenPool(sealer: ValueSealer, config: PrivacyKeysConfig, env: NodeJS.ProcessEnv = process.env): OpenPool {
-  const inThread: OpenPool = { open: async (rows) => rows.map((row) => openRowColumns(sealer, row)), close: async () => undefined };
+  const inThread: OpenPool = { open: async (rows) => rows.map((row) => openSubmissionColumns(sealer, row)), close: async () => undefined };
   if (!existsSync(fileURLToPath(WORKER))) return inThread;
   let worker: Worker | null = null;
   let next = 0;

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { FormRegistry } from '../forms/form-registry.js';
 import type { BlindIndex } from './privacy-blind-index.js';
-import { submissionAad, type ValueSealer } from './privacy-sealer.js';
+import { openSubmissionValues, type ValueSealer } from './privacy-sealer.js';
 
 export interface ReindexOptions {
   /** Start after this submission id (0: from the first). */
@@ -31,7 +31,7 @@ export async function reindexSubmissions(db: Kysely<Database>, sealer: ValueSeal
   let submissions = 0;
   let entries = 0;
   for (;;) {
-    const rows = await db.selectFrom('svc_submissions').select(['id', 'uid', 'form_id', 'values', 'data_key']).where('id', '>', lastId).orderBy('id').limit(options.batch).execute();
+    const rows = await db.selectFrom('svc_submissions').select(['id', 'uid', 'form_id', 'title', 'values', 'data_key']).where('id', '>', lastId).orderBy('id').limit(options.batch).execute();
     if (rows.length === 0) break;
     const ids = rows.map((r) => Number(r.id));
     const written = await db.transaction().execute(async (trx) => {
@@ -42,7 +42,7 @@ export async function reindexSubmissions(db: Kysely<Database>, sealer: ValueSeal
         const form = byId.get(row.form_id);
         if (!form) continue;
         // Values are sealed at rest (issue #37 item 1); a row whose key is gone indexes nothing.
-        const found = index.entries(form, sealer.openJson<Values>(row.data_key, row.values, submissionAad(row.uid)) ?? {});
+        const found = index.entries(form, openSubmissionValues<Values>(sealer, row) ?? {});
         await index.write(trx, Number(row.id), row.form_id, found);
         count += found.length;
       }

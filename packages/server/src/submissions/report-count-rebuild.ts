@@ -47,7 +47,7 @@ export async function recountForm(db: Kysely<Database>, dialect: DialectName, co
     for (let after = 0; ; ) {
       const rows = await trx
         .selectFrom('svc_submissions')
-        .select(['id', 'uid', 'created_at', 'status', 'is_spam', 'values', 'data_key'])
+        .select(['id', 'uid', 'created_at', 'status', 'is_spam', 'title', 'values', 'data_key'])
         .where('form_id', '=', form.id)
         .where('id', '>', after)
         .orderBy('id')

@@ -13,6 +13,7 @@ import type { Form, Values } from '@svc/core';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { DialectName } from '../storage/database-factory.js';
+import type { SubmissionColumnsRow } from '../privacy/privacy-sealer.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -176,7 +177,7 @@ export async function writeReportTally(db: Db, tally: ReportTally): Promise<void
  * A stored row's values opened (issue #37: sealed under the row's data key, or plain in a row from
  * before sealing); null when they cannot be opened (the key destroyed), so its answers are not counted.
  */
-export type StoredValuesReader = (row: { readonly uid: string; readonly values: string; readonly data_key: string | null }) => Values | null;
+export type StoredValuesReader = (row: SubmissionColumnsRow) => Values | null;
 
 /**
  * What deleting submissions needs to take them out of the report: their forms' reported fields and
@@ -217,7 +218,7 @@ async function* countedRows(trx: Transaction<Database>, counts: ReportCounts, id
   for (let start = 0; start < ids.length; start += READ_CHUNK) {
     let query = trx
       .selectFrom('svc_submissions')
-      .select(['uid', 'form_id', 'created_at', 'status', 'is_spam', 'values', 'data_key'])
+      .select(['uid', 'form_id', 'created_at', 'status', 'is_spam', 'title', 'values', 'data_key'])
       .where('id', 'in', ids.slice(start, start + READ_CHUNK));
     if (counts.dialect === 'postgres') query = query.forUpdate();
     yield* await query.execute();

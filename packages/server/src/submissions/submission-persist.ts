@@ -18,7 +18,7 @@ import { allIds, fileSlots } from './submit-files.js';
 import type { UploadService } from '../files/upload-service.js';
 import type { SpamLists } from '../security/spam-lists.js';
 import type { DraftService } from '../drafts/draft-service.js';
-import { submissionAad, submissionTitleAad, type RowSeal, type ValueSealer } from '../privacy/privacy-sealer.js';
+import { sealSubmissionColumns, type RowSeal, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 /**
  * What storing uses of the pipeline's SubmitServices, declared here so this module does not
@@ -210,11 +210,11 @@ export async function persist(services: PersistServices, input: PersistInput) {
 }
 
 /**
- * A submission's stored columns sealed under `seal` (issue #37 item 1): the values' JSON bound to
- * the submission's uid, the title (rendered from values, e.g. a name) bound to it apart.
+ * A submission's stored columns sealed under `seal` (issue #37 item 1): its values' JSON and its
+ * title (rendered from values, e.g. a name) in one envelope bound to the submission's uid.
  */
 export function sealSubmission(seal: RowSeal, uid: string, values: Values, title: string): SealedColumns {
-  return { dataKey: seal.wrapped, values: seal.sealJson(values, submissionAad(uid)), title: seal.sealText(title, submissionTitleAad(uid)) };
+  return { dataKey: seal.wrapped, ...sealSubmissionColumns(seal, uid, JSON.stringify(values), title) };
 }
 
 /**

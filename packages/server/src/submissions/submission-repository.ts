@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { runCompiled } from '../storage/compiled-queries.js';
-import { submissionAad, submissionTitleAad, type ValueSealer } from '../privacy/privacy-sealer.js';
+import { openSubmissionColumns, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 export interface NewSubmission {
   readonly uid: string;
@@ -30,7 +30,7 @@ export interface NewSubmission {
   readonly sealed?: SealedColumns | null;
 }
 
-/** A submission's sealed columns: `sv1.` text under the data key wrapped in `dataKey`. */
+/** A submission's sealed columns (privacy-sealer.ts sealSubmissionColumns) under the data key wrapped in `dataKey`. */
 export interface SealedColumns {
   readonly dataKey: string;
   readonly values: string;
@@ -123,18 +123,18 @@ export function idsInOrder(rows: readonly Pick<NewSubmission, 'uid'>[], inserted
 export async function findSubmission(db: Db, id: number, sealer: ValueSealer): Promise<StoredSubmission | undefined> {
   const row = await db.selectFrom('svc_submissions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
-  const opener = sealer.opener(row.data_key);
+  const opened = openSubmissionColumns(sealer, row);
   return {
     id: row.id,
     uid: row.uid,
     formId: row.form_id,
     tokenHash: row.token_hash,
-    title: opener.text(row.title, submissionTitleAad(row.uid)) ?? '',
+    title: opened.title ?? '',
     status: row.status,
     isSpam: row.is_spam === 1,
     spamReasons: JSON.parse(row.spam_reasons) as string[],
     ip: row.ip,
-    values: opener.json<Values>(row.values, submissionAad(row.uid)) ?? {},
+    values: opened.values === null ? {} : (JSON.parse(opened.values) as Values),
     client: parseSubmissionClient(row.client),
     profile: row.profile ? (JSON.parse(row.profile) as SubmissionProfile) : null,
     site: row.site,

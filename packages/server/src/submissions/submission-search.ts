@@ -15,8 +15,8 @@ import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { withKeys } from './object-shapes.js';
 import { parseStoredJson } from '../storage/stored-json.js';
-import type { ValueSealer } from '../privacy/privacy-sealer.js';
-import { openRowColumns, type OpenedColumns, type OpenPool } from '../privacy/privacy-open-pool.js';
+import { openSubmissionColumns, type OpenedColumns, type SubmissionColumnsRow, type ValueSealer } from '../privacy/privacy-sealer.js';
+import type { OpenPool } from '../privacy/privacy-open-pool.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -80,20 +80,7 @@ export type ListedSubmission = Pick<SubmissionRecord, 'id' | 'uid' | 'title' | '
 /** Its columns: a CSV export reads nothing else, a third fewer columns per row (issue #17). */
 const LISTED_COLUMNS = ['id', 'uid', 'title', 'status', 'is_spam', 'values', 'created_at', 'client', 'profile', 'data_key'] as const;
 
-/** A row's sealed columns as stored. */
-interface SealedRow {
-  readonly uid: string;
-  readonly title: string;
-  readonly values: string;
-  readonly data_key: string | null;
-}
-
-export type { OpenedColumns };
-
-/** The title and values text of a stored row (a legacy row with no data key is plain already). */
-export const openColumns: (sealer: ValueSealer, row: SealedRow) => OpenedColumns = openRowColumns;
-
-type ListedRow = SealedRow & { id: number; status: string; is_spam: number; created_at: string; client: string | null; profile: string | null };
+type ListedRow = SubmissionColumnsRow & { id: number; status: string; is_spam: number; created_at: string; client: string | null; profile: string | null };
 
 function toListed(row: ListedRow, opened: OpenedColumns): ListedSubmission {
   return {
@@ -119,7 +106,7 @@ function recordOf(row: RecordRow, opened: OpenedColumns): SubmissionRecord {
 
 /** A stored row as a record, its values and title opened. */
 export function toRecord(sealer: ValueSealer, row: RecordRow): SubmissionRecord {
-  return recordOf(row, openColumns(sealer, row));
+  return recordOf(row, openSubmissionColumns(sealer, row));
 }
 
 /**
@@ -208,7 +195,7 @@ async function readPage<R extends ListedRow, T>(
       const opened = await source.opening.open(read);
       return { rows: read.map((row, i) => convert(row, opened[i] as OpenedColumns)), stoppedAt: null };
     }
-    return { rows: read.map((row) => convert(row, openColumns(source.sealer, row))), stoppedAt: null };
+    return { rows: read.map((row) => convert(row, openSubmissionColumns(source.sealer, row))), stoppedAt: null };
   }
   const matches = textMatcher(filter.q);
   const rows: T[] = [];
@@ -218,7 +205,7 @@ async function readPage<R extends ListedRow, T>(
     const step = Math.min(SCAN_STEP, cap - scanned);
     const read = await select(step, position);
     for (const row of read) {
-      const opened = openColumns(source.sealer, row);
+      const opened = openSubmissionColumns(source.sealer, row);
       if (!matches(opened)) continue;
       rows.push(convert(row, opened));
       if (rows.length === limit) return { rows, stoppedAt: null };
@@ -268,8 +255,8 @@ async function scanMatching<E extends string>(source: SubmissionSource, query: R
   for (;;) {
     const read = (await scanStep(query, after)
       .select(['id', 'uid', 'title', 'values', 'data_key', 'created_at', ...extra] as never)
-      .execute()) as unknown as (SealedRow & { id: number; created_at: string } & Record<E | 'id', unknown>)[];
-    for (const row of read) if (matches(openColumns(source.sealer, row)) && !visit(row)) return;
+      .execute()) as unknown as (SubmissionColumnsRow & { id: number; created_at: string } & Record<E | 'id', unknown>)[];
+    for (const row of read) if (matches(openSubmissionColumns(source.sealer, row)) && !visit(row)) return;
     if (read.length < SCAN_STEP) return;
     const last = read[read.length - 1] as { id: number; created_at: string };
     after = { createdAt: last.created_at, id: Number(last.id) };

@@ -1,6 +1,6 @@
 /** What the service stored, read straight from its database (values opened: sealed at rest, issue #37). */
 import type { SvcApp } from '../../../../server/src/app.js';
-import { submissionAad } from '../../../../server/src/privacy/privacy-sealer.js';
+import { openSubmissionValues } from '../../../../server/src/privacy/privacy-sealer.js';
 
 export interface StoredSubmission {
   readonly id: number;
@@ -14,7 +14,7 @@ export async function storedSubmissions(svc: SvcApp, handle: string): Promise<St
     .selectFrom('svc_submissions')
     .innerJoin('svc_forms', 'svc_forms.id', 'svc_submissions.form_id')
     .where('svc_forms.handle', '=', handle)
-    .select(['svc_submissions.id as id', 'svc_submissions.uid as uid', 'svc_submissions.data_key as dataKey', 'svc_submissions.values as values', 'svc_submissions.is_spam as isSpam', 'svc_submissions.finished as finished'])
+    .select(['svc_submissions.id as id', 'svc_submissions.uid as uid', 'svc_submissions.title as title', 'svc_submissions.data_key as dataKey', 'svc_submissions.values as values', 'svc_submissions.is_spam as isSpam', 'svc_submissions.finished as finished'])
     .orderBy('svc_submissions.id')
     .execute();
   return rows.map((row) => ({
@@ -25,8 +25,8 @@ export async function storedSubmissions(svc: SvcApp, handle: string): Promise<St
   }));
 }
 
-function openedValues(svc: SvcApp, row: { id: number; uid: string; dataKey: string | null; values: string }): Record<string, unknown> {
-  const values = svc.context.sealer.openJson<Record<string, unknown>>(row.dataKey, row.values, submissionAad(row.uid));
+function openedValues(svc: SvcApp, row: { id: number; uid: string; title: string; dataKey: string | null; values: string }): Record<string, unknown> {
+  const values = openSubmissionValues<Record<string, unknown>>(svc.context.sealer, { uid: row.uid, title: row.title, values: row.values, data_key: row.dataKey });
   if (values === null) throw new Error(`submission ${row.id}: its values do not open`);
   return values;
 }
