@@ -8,7 +8,7 @@ import type { Form } from '@svc/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database-schema.js';
 import type { UploadService } from '../files/upload-service.js';
-import { searchListedSubmissions, searchSubmissions, type KeysetPosition, type ListedSubmission } from '../submissions/submission-search.js';
+import { listedSubmissionPages, submissionPages, type ListedSubmission } from '../submissions/submission-search.js';
 import type { ExportQuery } from '../admin/admin-query.js';
 import { csvHeader, csvRowWriter, hasPayment, jsonLine, showsFileNames, UTF8_BOM, type ExportFile } from './export-format.js';
 import { paymentRecords, type PaymentRecord } from '../payments/payment-records.js';
@@ -21,7 +21,7 @@ export interface ExportServices {
   readonly uploads: Pick<UploadService, 'listForSubmissions'>;
   /** Opens each row's values and title as it is read (issue #37 item 1). */
   readonly sealer: ValueSealer;
-  /** Opens each batch on a worker thread while the previous one is formatted (issue #37 item 6). */
+  /** Opens the batches ahead on a worker thread while the one before is formatted (issue #37 item 6). */
   readonly opening?: Pick<OpenPool, 'open'>;
 }
 
@@ -65,24 +65,24 @@ export async function* exportChunks(
   // Notes (issue #35) only for a form some submission has a note on: most have none, and read none.
   const notes = await formHasNotes(db, form.id);
   if (query.format === 'jsonl') {
-    const read = (after: KeysetPosition | null) => searchSubmissions(services, form.id, query.filter, query.sort, EXPORT_BATCH, after);
-    yield* batches(services, form, read, true, (s, files, payment, noted) => jsonLine(s, files.bySubmission.get(s.id) ?? [], payment, noted), onRows, notes);
+    const pages = submissionPages(services, form.id, query.filter, query.sort, EXPORT_BATCH);
+    yield* batches(services, form, pages, true, (s, files, payment, noted) => jsonLine(s, files.bySubmission.get(s.id) ?? [], payment, noted), onRows, notes);
     return;
   }
   // Profile columns only for a form some submission came to through a profile: most forms have none.
   const shape = { profiles: await hasProfileSubmissions(db, form.id), notes };
   yield `${query.bom ? UTF8_BOM : ''}${csvHeader(form, shape)}`;
   const row = csvRowWriter(form, shape);
-  const read = (after: KeysetPosition | null) => searchListedSubmissions(services, form.id, query.filter, query.sort, EXPORT_BATCH, after);
+  const pages = listedSubmissionPages(services, form.id, query.filter, query.sort, EXPORT_BATCH);
   // A CSV shows files only in file cells: a form without any reads no upload rows (issue #17).
-  yield* batches(services, form, read, showsFileNames(form), (s, files, payment, noted) => row(s, files.names, payment, noted), onRows, notes);
+  yield* batches(services, form, pages, showsFileNames(form), (s, files, payment, noted) => row(s, files.names, payment, noted), onRows, notes);
 }
 
-/** Reads `read`'s keyset pages to the end, each page one chunk of `line`s. */
+/** Each of `pages` as one chunk of `line`s. */
 async function* batches<T extends ListedSubmission>(
   services: ExportServices,
   form: Form,
-  read: (after: KeysetPosition | null) => Promise<T[]>,
+  pages: AsyncIterable<T[]>,
   readsFiles: boolean,
   line: (submission: T, files: BatchFiles, payment: PaymentRecord | null, notes: readonly SubmissionNote[] | undefined) => string,
   onRows?: (rows: number) => void,
@@ -90,23 +90,7 @@ async function* batches<T extends ListedSubmission>(
 ): AsyncGenerator<string> {
   const paid = hasPayment(form);
   let total = 0;
-  // The next batch is read (and, with a worker, opened) while this one is formatted: opening
-  // sealed rows is the export's largest cost (issue #37 item 6). A batch read ahead of a consumer
-  // that stops is dropped; its failure then is nobody's to hear.
-  const ahead = (after: KeysetPosition | null) => {
-    const pending = read(after);
-    pending.catch(() => undefined);
-    return pending;
-  };
-  let pending = ahead(null);
-  for (;;) {
-    const batch = await pending;
-    if (batch.length === 0) return;
-    const full = batch.length === EXPORT_BATCH;
-    if (full) {
-      const last = batch[batch.length - 1] as T;
-      pending = ahead({ createdAt: last.createdAt, id: last.id });
-    }
+  for await (const batch of pages) {
     const ids = batch.map((s) => s.id);
     const files = readsFiles ? await batchFiles(services, ids) : NO_FILES;
     const payments = paid ? await paymentRecords(services.db, ids) : new Map<number, PaymentRecord>();
@@ -116,11 +100,10 @@ async function* batches<T extends ListedSubmission>(
     total += batch.length;
     yield chunk;
     onRows?.(total);
-    if (!full) return;
   }
 }
 
-/** The export as a byte stream with backpressure (one batch in flight at most). */
+/** The export as a byte stream with backpressure (a few pages read ahead at most, submission-search.ts). */
 export function exportStream(services: ExportServices, form: Form, query: ExportQuery, onRows?: (rows: number) => void): Readable {
   return Readable.from(exportChunks(services, form, query, onRows), { objectMode: false, highWaterMark: 64 * 1024 });
 }

@@ -25,6 +25,8 @@ export interface Keyring {
   newDataKey(): { key: Buffer; wrapped: string };
   /** The data key, or null when the wrapped form is malformed, tampered with or its KEK is unknown. */
   unwrap(wrapped: string): Buffer | null;
+  /** unwrap() of each, in order; keys in the current form under one KEK are unwrapped in one cipher call. */
+  unwrapMany(wrapped: readonly string[]): (Buffer | null)[];
   /** The same data key wrapped under the active KEK; null when it cannot be unwrapped. */
   rewrap(wrapped: string): string | null;
 }
@@ -83,6 +85,30 @@ export function createKeyring(keks: readonly KeyEncryptionKey[], activeId: strin
     const opened = openBytes(kek.key, body, GCM_WRAP_AAD);
     return opened && opened.length === 32 ? opened : null;
   };
+  const unwrapMany = (list: readonly string[]): (Buffer | null)[] => {
+    // An export unwraps a page of keys at a time: the bodies under one KEK (64 base64url characters
+    // each, no padding, so they decode as one) go through its ECB context in one call instead of one
+    // call per key, a third of what the keys cost.
+    const out: (Buffer | null)[] = new Array<Buffer | null>(list.length).fill(null);
+    const groups = new Map<string, number[]>();
+    list.forEach((wrapped, i) => {
+      const id = typeof wrapped === 'string' ? kekIdOf(wrapped) : '';
+      if (byId.has(id) && wrapped.length === id.length + 1 + WRAPPED_CHARS) {
+        const group = groups.get(id);
+        if (group) group.push(i);
+        else groups.set(id, [i]);
+      } else out[i] = unwrap(wrapped);
+    });
+    for (const [id, indexes] of groups) {
+      const bodies = Buffer.from(indexes.map((i) => (list[i] as string).slice(id.length + 1)).join(''), 'base64url');
+      const opened = (byId.get(id) as { unwrap: Decipher }).unwrap.update(bodies);
+      indexes.forEach((index, n) => {
+        const at = n * WRAPPED_BYTES;
+        out[index] = opened.subarray(at + 32, at + WRAPPED_BYTES).equals(CHECK_BLOCK) ? opened.subarray(at, at + 32) : null;
+      });
+    }
+    return out;
+  };
   return {
     activeId,
     newDataKey() {
@@ -92,6 +118,7 @@ export function createKeyring(keks: readonly KeyEncryptionKey[], activeId: strin
       return { key, wrapped: wrap(key) };
     },
     unwrap,
+    unwrapMany,
     rewrap(wrapped) {
       const key = unwrap(wrapped);
       if (!key) return null;

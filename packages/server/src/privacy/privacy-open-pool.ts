@@ -12,11 +12,32 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PrivacyKeysConfig } from './privacy-config.js';
-import { openSubmissionColumns, type OpenedColumns, type SubmissionColumnsRow, type ValueSealer } from './privacy-sealer.js';
+import { openSubmissionPage, type OpenedColumns, type SubmissionColumnsRow, type ValueSealer } from './privacy-sealer.js';
 
+/**
+ * A page sent to the worker, and its answer: the columns as arrays side by side, since a structured
+ * clone writes every property name of every object again (a page of row objects cost the main
+ * thread twice the copying of four arrays).
+ */
 export interface OpenBatch {
   readonly id: number;
-  readonly rows: readonly SubmissionColumnsRow[];
+  readonly uids: readonly string[];
+  readonly titles: readonly string[];
+  readonly values: readonly string[];
+  readonly keys: readonly (string | null)[];
+}
+
+export interface OpenedBatch {
+  readonly id: number;
+  readonly titles: readonly (string | null)[];
+  readonly values: readonly (string | null)[];
+}
+
+/** What the worker answers for a page: its rows opened (privacy-open-worker.ts). */
+export function openBatch(sealer: ValueSealer, batch: OpenBatch): OpenedBatch {
+  const rows = batch.uids.map((uid, i) => ({ uid, title: batch.titles[i] as string, values: batch.values[i] as string, data_key: batch.keys[i] ?? null }));
+  const opened = openSubmissionPage(sealer, rows);
+  return { id: batch.id, titles: opened.map((o) => o.title), values: opened.map((o) => o.values) };
 }
 
 export interface OpenPool {
@@ -33,7 +54,7 @@ const WORKER = new URL('./privacy-open-worker.js', import.meta.url);
  * which the worker builds the same keyring.
  */
 export function createOpenPool(sealer: ValueSealer, config: PrivacyKeysConfig, env: NodeJS.ProcessEnv = process.env): OpenPool {
-  const inThread: OpenPool = { open: async (rows) => rows.map((row) => openSubmissionColumns(sealer, row)), close: async () => undefined };
+  const inThread: OpenPool = { open: async (rows) => openSubmissionPage(sealer, rows), close: async () => undefined };
   if (!existsSync(fileURLToPath(WORKER))) return inThread;
   let worker: Worker | null = null;
   let next = 0;
@@ -41,10 +62,10 @@ export function createOpenPool(sealer: ValueSealer, config: PrivacyKeysConfig, e
   const start = (): Worker => {
     const started = new Worker(WORKER, { workerData: { config: { secret: config.secret, privacy: config.privacy }, env } });
     started.unref();
-    started.on('message', (answer: { id: number; opened: OpenedColumns[] }) => {
+    started.on('message', (answer: OpenedBatch) => {
       const entry = waiting.get(answer.id);
       waiting.delete(answer.id);
-      entry?.resolve(answer.opened);
+      entry?.resolve(answer.titles.map((title, i) => ({ title, values: answer.values[i] ?? null })));
     });
     const fail = (error: Error) => {
       // Every batch in flight fails; the next export starts a new worker.
@@ -66,7 +87,7 @@ export function createOpenPool(sealer: ValueSealer, config: PrivacyKeysConfig, e
         waiting.set(id, { resolve, reject });
         // A waiting batch keeps the worker referenced, so a process waiting on it stays up.
         running.ref();
-        running.postMessage({ id, rows: rows.map((r) => ({ uid: r.uid, title: r.title, values: r.values, data_key: r.data_key })) } satisfies OpenBatch);
+        running.postMessage({ id, uids: rows.map((r) => r.uid), titles: rows.map((r) => r.title), values: rows.map((r) => r.values), keys: rows.map((r) => r.data_key) } satisfies OpenBatch);
       }).finally(() => {
         if (waiting.size === 0) running.unref();
       }) as Promise<OpenedColumns[]>;

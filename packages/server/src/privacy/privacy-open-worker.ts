@@ -5,12 +5,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { keyringFromConfig, type PrivacyKeysConfig } from './privacy-config.js';
-import { createValueSealer, openSubmissionColumns } from './privacy-sealer.js';
-import type { OpenBatch } from './privacy-open-pool.js';
+import { createValueSealer } from './privacy-sealer.js';
+import { openBatch, type OpenBatch } from './privacy-open-pool.js';
 
 const { config, env } = workerData as { config: PrivacyKeysConfig; env: NodeJS.ProcessEnv };
 const sealer = createValueSealer(keyringFromConfig(config, env));
 
 parentPort?.on('message', (batch: OpenBatch) => {
-  parentPort?.postMessage({ id: batch.id, opened: batch.rows.map((row) => openSubmissionColumns(sealer, row)) });
+  parentPort?.postMessage(openBatch(sealer, batch));
 });

@@ -39,6 +39,8 @@ export interface ValueSealer {
   forRow(wrapped: string | null): RowSeal | null;
   /** An opener for a row; for a legacy row (null `data_key`) it reads plain JSON and text. */
   opener(wrapped: string | null): RowOpener;
+  /** opener() of each row, their keys unwrapped together (a page of an export). */
+  openers(wrapped: readonly (string | null)[]): RowOpener[];
   /** One JSON column of a row; null when it cannot be opened. */
   openJson<T>(wrapped: string | null, stored: string, aad: string): T | null;
   /** One text column of a row; null when it cannot be opened. */
@@ -117,8 +119,17 @@ const CLOSED: OpenedColumns = { title: null, values: null };
 
 /** A stored submission's title and values text (a legacy row is plain already). */
 export function openSubmissionColumns(sealer: Pick<ValueSealer, 'opener'>, row: SubmissionColumnsRow): OpenedColumns {
+  return openWith(sealer.opener(row.data_key), row);
+}
+
+/** openSubmissionColumns() of a page of rows, their keys unwrapped together. */
+export function openSubmissionPage(sealer: Pick<ValueSealer, 'openers'>, rows: readonly SubmissionColumnsRow[]): OpenedColumns[] {
+  const openers = sealer.openers(rows.map((row) => row.data_key));
+  return rows.map((row, i) => openWith(openers[i] as RowOpener, row));
+}
+
+function openWith(opener: RowOpener, row: SubmissionColumnsRow): OpenedColumns {
   if (row.data_key === null) return { title: row.title, values: row.values };
-  const opener = sealer.opener(row.data_key);
   if (row.title !== '') return { title: opener.text(row.title, legacyTitleAad(row.uid)), values: opener.text(row.values, legacyValuesAad(row.uid)) };
   const text = opener.text(row.values, submissionSealAad(row.uid));
   const colon = text === null ? -1 : text.indexOf(':');
@@ -158,9 +169,8 @@ export function createValueSealer(keyring: Keyring): ValueSealer {
     sealJson: (value, aad) => sealText(key, JSON.stringify(value), aad),
     sealText: (text, aad) => sealText(key, text, aad),
   });
-  const opener = (wrapped: string | null): RowOpener => {
-    if (wrapped === null) return PLAIN_OPENER;
-    const key = keyring.unwrap(wrapped);
+  const opener = (wrapped: string | null): RowOpener => (wrapped === null ? PLAIN_OPENER : keyOpener(keyring.unwrap(wrapped)));
+  const keyOpener = (key: Buffer | null): RowOpener => {
     if (!key) return CLOSED_OPENER;
     return {
       json<T>(stored: string, aad: string): T | null {
@@ -187,6 +197,12 @@ export function createValueSealer(keyring: Keyring): ValueSealer {
       return key ? seal(key, wrapped) : null;
     },
     opener,
+    openers(list) {
+      const sealed = list.filter((wrapped): wrapped is string => wrapped !== null);
+      const keys = keyring.unwrapMany(sealed);
+      let next = 0;
+      return list.map((wrapped) => (wrapped === null ? PLAIN_OPENER : keyOpener(keys[next++] ?? null)));
+    },
     openJson: (wrapped, stored, aad) => opener(wrapped).json(stored, aad),
     openText: (wrapped, stored, aad) => opener(wrapped).text(stored, aad),
     rewrap: (wrapped) => keyring.rewrap(wrapped),
