@@ -169,33 +169,34 @@ export interface SearchPage<T> {
   readonly stoppedAt: KeysetPosition | null;
 }
 
+/** What a page reads: where from, which columns, how a stored row becomes a result, and which rows. */
+interface PageQuery<R extends ListedRow, T> {
+  readonly source: SubmissionSource;
+  readonly columns: readonly (keyof R & string)[];
+  readonly convert: (row: R, opened: OpenedColumns) => T;
+  readonly formId: number;
+  readonly filter: SubmissionFilter;
+  readonly sort: SubmissionSort;
+}
+
+/** Up to `size` stored rows of `query` past `from`, unopened. */
+function selectPage<R extends ListedRow, T>({ source, formId, filter, sort, columns }: PageQuery<R, T>, size: number, from: KeysetPosition | null): Promise<R[]> {
+  return page(source.db, formId, filter, sort, size, from)
+    .select(columns as never)
+    .execute() as unknown as Promise<R[]>;
+}
+
 /**
  * Up to `limit` rows past `after` in sort order. Without a text search one query; with one, the
  * rows the other filters leave are read SCAN_STEP at a time, opened and matched until `limit`
  * match, the rows run out or `cap` rows were read.
  */
-async function readPage<R extends ListedRow, T>(
-  source: SubmissionSource,
-  columns: readonly (keyof R & string)[],
-  convert: (row: R, opened: OpenedColumns) => T,
-  formId: number,
-  filter: SubmissionFilter,
-  sort: SubmissionSort,
-  limit: number,
-  after: KeysetPosition | null,
-  cap: number,
-): Promise<SearchPage<T>> {
-  const select = (size: number, from: KeysetPosition | null) =>
-    page(source.db, formId, filter, sort, size, from)
-      .select(columns as never)
-      .execute() as unknown as Promise<R[]>;
+async function readPage<R extends ListedRow, T>(query: PageQuery<R, T>, limit: number, after: KeysetPosition | null, cap: number): Promise<SearchPage<T>> {
+  const { source, convert, filter } = query;
+  const select = (size: number, from: KeysetPosition | null) => selectPage(query, size, from);
   if (filter.q === undefined || filter.q === '') {
     const read = await select(limit, after);
-    if (source.opening) {
-      const opened = await source.opening.open(read);
-      return { rows: read.map((row, i) => convert(row, opened[i] as OpenedColumns)), stoppedAt: null };
-    }
-    const opened = openSubmissionPage(source.sealer, read);
+    const opened = source.opening ? await source.opening.open(read) : openSubmissionPage(source.sealer, read);
     return { rows: read.map((row, i) => convert(row, opened[i] as OpenedColumns)), stoppedAt: null };
   }
   const matches = textMatcher(filter.q);
@@ -222,14 +223,23 @@ async function readPage<R extends ListedRow, T>(
 /** source, formId, filter, sort, limit (rows at most), after (the last row of the previous page). */
 type SearchArgs = [source: SubmissionSource, formId: number, filter: SubmissionFilter, sort: SubmissionSort, limit: number, after: KeysetPosition | null];
 
-/** One page of whole submissions, in the order of `sort`; a text search reads until the page is full (exports). */
-export async function searchSubmissions(...[source, ...rest]: SearchArgs): Promise<SubmissionRecord[]> {
-  return (await readPage<RecordRow, SubmissionRecord>(source, COLUMNS, recordOf, ...rest, Infinity)).rows;
+const recordQuery = (source: SubmissionSource, formId: number, filter: SubmissionFilter, sort: SubmissionSort): PageQuery<RecordRow, SubmissionRecord> => ({
+  source,
+  columns: COLUMNS,
+  convert: recordOf,
+  formId,
+  filter,
+  sort,
+});
+
+/** One page of whole submissions, in the order of `sort`; a text search reads until the page is full. */
+export async function searchSubmissions(...[source, formId, filter, sort, limit, after]: SearchArgs): Promise<SubmissionRecord[]> {
+  return (await readPage(recordQuery(source, formId, filter, sort), limit, after, Infinity)).rows;
 }
 
 /** A page for a list: a text search opens SEARCH_SCAN_CAP rows at most and says where it stopped. */
-export function searchSubmissionsPage(...[source, ...rest]: SearchArgs): Promise<SearchPage<SubmissionRecord>> {
-  return readPage<RecordRow, SubmissionRecord>(source, COLUMNS, recordOf, ...rest, SEARCH_SCAN_CAP);
+export function searchSubmissionsPage(...[source, formId, filter, sort, limit, after]: SearchArgs): Promise<SearchPage<SubmissionRecord>> {
+  return readPage(recordQuery(source, formId, filter, sort), limit, after, SEARCH_SCAN_CAP);
 }
 
 /** Pages an export keeps in flight: read and handed to the opening worker before the caller asks. */
@@ -242,20 +252,13 @@ const PAGES_AHEAD = 4;
  * one before, not its opening, so the worker always has a page to open and the two threads run
  * side by side (issue #37 item 6: one page ahead left each thread idle half the time).
  */
-async function* pagesOf<R extends ListedRow, T>(
-  source: SubmissionSource,
-  columns: readonly (keyof R & string)[],
-  convert: (row: R, opened: OpenedColumns) => T,
-  formId: number,
-  filter: SubmissionFilter,
-  sort: SubmissionSort,
-  size: number,
-): AsyncGenerator<T[]> {
+async function* pagesOf<R extends ListedRow, T>(query: PageQuery<R, T>, size: number): AsyncGenerator<T[]> {
+  const { source, convert, filter } = query;
   const { opening } = source;
   let after: KeysetPosition | null = null;
   if (!opening || (filter.q !== undefined && filter.q !== '')) {
     for (;;) {
-      const { rows } = await readPage<R, T>(source, columns, convert, formId, filter, sort, size, after, Infinity);
+      const { rows } = await readPage(query, size, after, Infinity);
       if (rows.length > 0) yield rows;
       if (rows.length < size) return;
       const last = rows[rows.length - 1] as T & { createdAt: string; id: number };
@@ -265,7 +268,7 @@ async function* pagesOf<R extends ListedRow, T>(
   const queue: Promise<T[]>[] = [];
   let more = true;
   const readAhead = async () => {
-    const read = (await page(source.db, formId, filter, sort, size, after).select(columns as never).execute()) as unknown as R[];
+    const read = await selectPage(query, size, after);
     if (read.length < size) more = false;
     if (read.length === 0) return;
     const last = read[read.length - 1] as R;
@@ -285,12 +288,12 @@ async function* pagesOf<R extends ListedRow, T>(
 
 /** Every page of whole submissions (JSONL exports). */
 export function submissionPages(source: SubmissionSource, formId: number, filter: SubmissionFilter, sort: SubmissionSort, size: number): AsyncGenerator<SubmissionRecord[]> {
-  return pagesOf<RecordRow, SubmissionRecord>(source, COLUMNS, recordOf, formId, filter, sort, size);
+  return pagesOf(recordQuery(source, formId, filter, sort), size);
 }
 
 /** Every page with only what a CSV export shows. */
 export function listedSubmissionPages(source: SubmissionSource, formId: number, filter: SubmissionFilter, sort: SubmissionSort, size: number): AsyncGenerator<ListedSubmission[]> {
-  return pagesOf<ListedRow, ListedSubmission>(source, LISTED_COLUMNS, toListed, formId, filter, sort, size);
+  return pagesOf({ source, columns: LISTED_COLUMNS, convert: toListed, formId, filter, sort }, size);
 }
 
 /**
