@@ -13,7 +13,7 @@ import type { DeliveryPayload, DeliveryRecord, DeliveryTarget } from './delivery
 import { planDeliveries, type PlannerOptions } from './delivery-planner.js';
 import { enqueueDeliveries, listDeliveries, requeueDelivery, type NewDelivery } from './outbox-repository.js';
 import type { DeliveryWorker } from './delivery-worker.js';
-import { openSubmissionColumns, type RowSeal, type ValueSealer } from '../privacy/privacy-sealer.js';
+import { openSubmissionColumns, parseOpenedValues, type RowSeal, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -129,7 +129,7 @@ export function createDeliveryService(deps: {
         const form = held.has(row.id) ? undefined : deps.forms.list().find((f) => f.id === row.form_id);
         // Values and title are sealed at rest (issue #37 item 1): opened with the row's own key.
         const opened = form ? openSubmissionColumns(deps.sealer, row) : null;
-        const values = opened?.values ? (JSON.parse(opened.values) as Values) : {};
+        const values = (opened && parseOpenedValues<Values>(opened)) ?? {};
         const targets = form ? plan(form, values) : [];
         return form && opened && targets.length > 0 ? [{ row, form, values, title: opened.title ?? '', targets }] : [];
       });

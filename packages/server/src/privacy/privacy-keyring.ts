@@ -67,6 +67,21 @@ function blockCiphers(kek: Buffer): { wrap: Cipher; unwrap: Decipher } {
   return { wrap, unwrap };
 }
 
+/** The data keys in block-wrapped bodies laid end to end, in order; null where the check block is wrong. */
+function openBlocks(unwrap: Decipher, bodies: Buffer): (Buffer | null)[] {
+  const opened = unwrap.update(bodies);
+  const keys: (Buffer | null)[] = [];
+  for (let at = 0; at + WRAPPED_BYTES <= opened.length; at += WRAPPED_BYTES) {
+    keys.push(opened.subarray(at + 32, at + WRAPPED_BYTES).equals(CHECK_BLOCK) ? opened.subarray(at, at + 32) : null);
+  }
+  return keys;
+}
+
+/** Whether `wrapped` is in the block-wrapped form under the KEK `id`. */
+function isBlockWrapped(wrapped: string, id: string): boolean {
+  return wrapped.length === id.length + 1 + WRAPPED_CHARS;
+}
+
 export function createKeyring(keks: readonly KeyEncryptionKey[], activeId: string): Keyring {
   const byId = new Map(keks.map((k) => [k.id, { key: k.key, ...blockCiphers(k.key) }]));
   const active = byId.get(activeId);
@@ -77,10 +92,7 @@ export function createKeyring(keks: readonly KeyEncryptionKey[], activeId: strin
     const kek = byId.get(kekIdOf(wrapped));
     if (!kek) return null;
     const body = Buffer.from(wrapped.slice(wrapped.indexOf('.') + 1), 'base64url');
-    if (body.length === WRAPPED_BYTES) {
-      const opened = kek.unwrap.update(body);
-      return opened.subarray(32).equals(CHECK_BLOCK) ? opened.subarray(0, 32) : null;
-    }
+    if (body.length === WRAPPED_BYTES) return openBlocks(kek.unwrap, body)[0] ?? null;
     if (body.length !== GCM_WRAPPED_BYTES) return null;
     const opened = openBytes(kek.key, body, GCM_WRAP_AAD);
     return opened && opened.length === 32 ? opened : null;
@@ -93,7 +105,7 @@ export function createKeyring(keks: readonly KeyEncryptionKey[], activeId: strin
     const groups = new Map<string, number[]>();
     list.forEach((wrapped, i) => {
       const id = typeof wrapped === 'string' ? kekIdOf(wrapped) : '';
-      if (byId.has(id) && wrapped.length === id.length + 1 + WRAPPED_CHARS) {
+      if (byId.has(id) && isBlockWrapped(wrapped, id)) {
         const group = groups.get(id);
         if (group) group.push(i);
         else groups.set(id, [i]);
@@ -101,10 +113,9 @@ export function createKeyring(keks: readonly KeyEncryptionKey[], activeId: strin
     });
     for (const [id, indexes] of groups) {
       const bodies = Buffer.from(indexes.map((i) => (list[i] as string).slice(id.length + 1)).join(''), 'base64url');
-      const opened = (byId.get(id) as { unwrap: Decipher }).unwrap.update(bodies);
+      const keys = openBlocks((byId.get(id) as { unwrap: Decipher }).unwrap, bodies);
       indexes.forEach((index, n) => {
-        const at = n * WRAPPED_BYTES;
-        out[index] = opened.subarray(at + 32, at + WRAPPED_BYTES).equals(CHECK_BLOCK) ? opened.subarray(at, at + 32) : null;
+        out[index] = keys[n] ?? null;
       });
     }
     return out;
@@ -123,7 +134,7 @@ export function createKeyring(keks: readonly KeyEncryptionKey[], activeId: strin
       const key = unwrap(wrapped);
       if (!key) return null;
       // A key already under the active KEK in the current form stays as it is.
-      return kekIdOf(wrapped) === activeId && wrapped.length === activeId.length + 1 + WRAPPED_CHARS ? wrapped : wrap(key);
+      return kekIdOf(wrapped) === activeId && isBlockWrapped(wrapped, activeId) ? wrapped : wrap(key);
     },
   };
 }

@@ -1,9 +1,9 @@
 /**
  * Opening many sealed rows off the main thread (issue #37 item 6). An export reads rows by the
- * hundred thousand and opening one (its data key unwrapped, title and values opened: three
- * AES-GCM operation after the block unwrap) costs about as much CPU as everything else the export does with it, so the
- * export hands each batch to a worker thread and formats the previous batch meanwhile: the
- * opening runs on the second core instead of doubling the main thread's work per row.
+ * hundred thousand, and opening one (its data key unwrapped, one AES-GCM envelope opened) costs
+ * about as much CPU as everything else the export does with it, so the export hands the pages it
+ * reads ahead to a worker thread and formats the ones opened meanwhile: the opening runs on the
+ * second core instead of doubling the main thread's work per row.
  *
  * The worker is the compiled privacy-open-worker.js beside this file; where there is none (the
  * TypeScript sources run by the tests), batches are opened on the calling thread, the same code.

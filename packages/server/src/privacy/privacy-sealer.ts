@@ -138,15 +138,19 @@ function openWith(opener: RowOpener, row: SubmissionColumnsRow): OpenedColumns {
   return Number.isInteger(end) && end <= text.length ? { title: text.slice(colon + 1, end), values: text.slice(end) } : CLOSED;
 }
 
-/** A stored submission's values, parsed; null when they cannot be opened. */
-export function openSubmissionValues<T>(sealer: Pick<ValueSealer, 'opener'>, row: SubmissionColumnsRow): T | null {
-  const { values } = openSubmissionColumns(sealer, row);
+/** Opened values text parsed; null when it could not be opened or is not JSON (a damaged legacy row). */
+export function parseOpenedValues<T>({ values }: OpenedColumns): T | null {
   if (values === null) return null;
   try {
     return JSON.parse(values) as T;
   } catch {
     return null;
   }
+}
+
+/** A stored submission's values, parsed; null when they cannot be opened. */
+export function openSubmissionValues<T>(sealer: Pick<ValueSealer, 'opener'>, row: SubmissionColumnsRow): T | null {
+  return parseOpenedValues<T>(openSubmissionColumns(sealer, row));
 }
 
 const PLAIN_OPENER: RowOpener = {

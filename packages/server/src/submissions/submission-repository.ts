@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Values } from '@svc/core';
 import type { Database } from '../storage/database-schema.js';
 import { runCompiled } from '../storage/compiled-queries.js';
-import { openSubmissionColumns, type ValueSealer } from '../privacy/privacy-sealer.js';
+import { openSubmissionColumns, parseOpenedValues, type ValueSealer } from '../privacy/privacy-sealer.js';
 
 export interface NewSubmission {
   readonly uid: string;
@@ -134,7 +134,7 @@ export async function findSubmission(db: Db, id: number, sealer: ValueSealer): P
     isSpam: row.is_spam === 1,
     spamReasons: JSON.parse(row.spam_reasons) as string[],
     ip: row.ip,
-    values: opened.values === null ? {} : (JSON.parse(opened.values) as Values),
+    values: parseOpenedValues<Values>(opened) ?? {},
     client: parseSubmissionClient(row.client),
     profile: row.profile ? (JSON.parse(row.profile) as SubmissionProfile) : null,
     site: row.site,
