@@ -288,8 +288,9 @@ export function createManifestCache(options: ManifestOptions, now: () => Date = 
      * A manifest handed to a client that does not hold it yet, for a journey not under way: one
      * view in insights (issue #38). The transport says when (a 304, or the next page of a classic
      * journey, is none); insights replace this (insights-feature countViews), the cache counts nothing.
+     * `at` is the request's clock reading when the transport has one already.
      */
-    view(_form: Form, _site?: Site): void {},
+    view(_form: Form, _site?: Site, _at?: Date): void {},
   };
 }
 export type ManifestCache = ReturnType<typeof createManifestCache>;

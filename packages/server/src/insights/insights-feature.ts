@@ -74,8 +74,8 @@ export function createInsightsServices(config: Pick<Config, 'insights'>, deps: I
       if (!counting) return manifests;
       return {
         ...manifests,
-        view(form, site) {
-          counting.view(form, site?.handle ?? null, deps.now());
+        view(form, site, at) {
+          counting.view(form, site?.handle ?? null, at ?? deps.now());
         },
       };
     },
