@@ -39,6 +39,8 @@ interface Row {
   readonly scenario: string;
   readonly svc: Measure;
   readonly baseline: Measure;
+  /** svc's req/s over the baseline's, the median of the paired rounds' (bench-harness.ts compare). */
+  readonly ratio: number;
   readonly fixed: FixedLoad;
 }
 
@@ -336,7 +338,7 @@ function printTable(rows: readonly Row[]): void {
     r.svc.p99.toFixed(1),
     r.baseline.rps.toFixed(0),
     r.baseline.p99.toFixed(1),
-    (r.svc.rps / r.baseline.rps).toFixed(2),
+    r.ratio.toFixed(2),
     micros(r.svc.cpuPerRequest),
     micros(r.baseline.cpuPerRequest),
     r.svc.cpuPerRequest !== null && r.baseline.cpuPerRequest ? (r.svc.cpuPerRequest / r.baseline.cpuPerRequest).toFixed(2) : 'n/a',
@@ -350,7 +352,7 @@ function printTable(rows: readonly Row[]): void {
   process.stdout.write(`\n${fmt(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n${lines.map(fmt).join('\n')}\n\n`);
   for (const r of rows) {
     process.stdout.write(
-      `bench ${r.scenario} rps=${r.svc.rps.toFixed(0)} p99_ms=${r.svc.p99.toFixed(1)} baseline_rps=${r.baseline.rps.toFixed(0)} ratio=${(r.svc.rps / r.baseline.rps).toFixed(2)}` +
+      `bench ${r.scenario} rps=${r.svc.rps.toFixed(0)} p99_ms=${r.svc.p99.toFixed(1)} baseline_rps=${r.baseline.rps.toFixed(0)} ratio=${r.ratio.toFixed(2)}` +
         ` cpu_us=${micros(r.svc.cpuPerRequest)} baseline_cpu_us=${micros(r.baseline.cpuPerRequest)} fixed_rate=${r.fixed.rate} fixed_p99_ms=${r.fixed.svc.p99} baseline_fixed_p99_ms=${r.fixed.baseline.p99}\n`,
     );
   }
