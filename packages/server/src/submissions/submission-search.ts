@@ -179,6 +179,11 @@ interface PageQuery<R extends ListedRow, T> {
   readonly sort: SubmissionSort;
 }
 
+/** Whether `filter` searches the opened text (rows must be opened to be matched). */
+function searchesText(filter: SubmissionFilter): filter is SubmissionFilter & { q: string } {
+  return filter.q !== undefined && filter.q !== '';
+}
+
 /** Up to `size` stored rows of `query` past `from`, unopened. */
 function selectPage<R extends ListedRow, T>({ source, formId, filter, sort, columns }: PageQuery<R, T>, size: number, from: KeysetPosition | null): Promise<R[]> {
   return page(source.db, formId, filter, sort, size, from)
@@ -193,9 +198,8 @@ function selectPage<R extends ListedRow, T>({ source, formId, filter, sort, colu
  */
 async function readPage<R extends ListedRow, T>(query: PageQuery<R, T>, limit: number, after: KeysetPosition | null, cap: number): Promise<SearchPage<T>> {
   const { source, convert, filter } = query;
-  const select = (size: number, from: KeysetPosition | null) => selectPage(query, size, from);
-  if (filter.q === undefined || filter.q === '') {
-    const read = await select(limit, after);
+  if (!searchesText(filter)) {
+    const read = await selectPage(query, limit, after);
     const opened = source.opening ? await source.opening.open(read) : openSubmissionPage(source.sealer, read);
     return { rows: read.map((row, i) => convert(row, opened[i] as OpenedColumns)), stoppedAt: null };
   }
@@ -205,7 +209,7 @@ async function readPage<R extends ListedRow, T>(query: PageQuery<R, T>, limit: n
   let scanned = 0;
   for (;;) {
     const step = Math.min(SCAN_STEP, cap - scanned);
-    const read = await select(step, position);
+    const read = await selectPage(query, step, position);
     for (const row of read) {
       const opened = openSubmissionColumns(source.sealer, row);
       if (!matches(opened)) continue;
@@ -256,7 +260,7 @@ async function* pagesOf<R extends ListedRow, T>(query: PageQuery<R, T>, size: nu
   const { source, convert, filter } = query;
   const { opening } = source;
   let after: KeysetPosition | null = null;
-  if (!opening || (filter.q !== undefined && filter.q !== '')) {
+  if (!opening || searchesText(filter)) {
     for (;;) {
       const { rows } = await readPage(query, size, after, Infinity);
       if (rows.length > 0) yield rows;
@@ -342,10 +346,10 @@ export async function matchingIds<E extends string>(
 
 /**
  * How many rows of a form `filter` matches. A text search opens every row the other filters
- * leave (one data key unwrapped and two columns opened per row), so it costs a read of them all.
+ * leave (one data key unwrapped and one envelope opened per row), so it costs a read of them all.
  */
 export async function countMatching(source: SubmissionSource, formId: number, filter: SubmissionFilter): Promise<number> {
-  if (filter.q !== undefined && filter.q !== '') {
+  if (searchesText(filter)) {
     let n = 0;
     await scanMatching(source, filtered(source.db, formId, filter), filter.q, [], () => {
       n++;
